@@ -1,0 +1,682 @@
+"""Route a model's non-answers to the right scoring outcome.
+
+A model under test can fail to answer in many ways: genuine silence, reasoning
+cut off at ``max_tokens``, a final turn of tool calls, a refusal, a platform
+content filter, a prompt that overflows the context window. Each provider
+represents these differently, so scorers that read only ``output.completion``
+score them inconsistently.
+
+This module classifies the model's final output from the signals inspect_ai
+really provides (choices, ``stop_reason``, ``stop_details``, refusal blocks,
+reasoning, tool calls, the visible text and a few provider sentinels) and wraps
+any scorer so that each non-answer takes one of Inspect's three routes: a
+verdict on the model, ``Score.unscored()`` for an instrument failure, or a
+raised error for a machinery failure.
+
+It depends only on ``inspect_ai`` and the standard library, so the same file
+can be installed into an eval repository unchanged.
+
+Example:
+    ```python
+    from inspect_ai.scorer import INCORRECT
+
+    scorer = route_empty_responses(
+        xstest_scorer(), category="safety", refusal_verdict=INCORRECT
+    )
+    ```
+"""
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import wraps
+from typing import Any
+
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessageAssistant,
+    ContentReasoning,
+    ContentText,
+    ModelOutput,
+)
+from inspect_ai.scorer import (
+    INCORRECT,
+    NOANSWER,
+    Score,
+    Scorer,
+    Target,
+    Value,
+)
+from inspect_ai.solver import TaskState
+from inspect_ai.util import registry_info
+
+__all__ = [
+    "POLICY",
+    "Category",
+    "Classification",
+    "ContextOverflowError",
+    "EmptyResponseError",
+    "NonAnswerError",
+    "Outcome",
+    "OutputLocator",
+    "Route",
+    "classify",
+    "classify_output",
+    "last_assistant_output",
+    "metadata_output",
+    "route_empty_responses",
+    "route_for",
+    "state_output",
+    "store_output",
+]
+
+
+class Outcome(StrEnum):
+    """What the model's final output amounts to, decided from provider signals."""
+
+    ANSWERED = "answered"
+    EMPTY = "empty"
+    REASONING_ONLY = "reasoning_only"
+    TOOL_CALLS_ONLY = "tool_calls_only"
+    TRUNCATED = "truncated"
+    REFUSED = "refused"
+    REFUSED_AFTER_PARTIAL = "refused_after_partial"
+    FILTERED = "filtered"
+    OVERFLOW = "overflow"
+    NO_OUTPUT = "no_output"
+
+
+class Category(StrEnum):
+    """How an eval reads a non-answer; decides the route of every outcome."""
+
+    QA = "qa"
+    MODEL_GRADED = "model_graded"
+    SAFETY = "safety"
+    AGENTIC = "agentic"
+
+
+class Route(StrEnum):
+    """What the routed scorer does with one outcome."""
+
+    SCORE = "score"
+    """Call the wrapped scorer and return its score unchanged."""
+
+    SCORE_TAGGED = "score_tagged"
+    """Call the wrapped scorer; tag a failing, reason-less score with the outcome."""
+
+    NO_ANSWER = "no_answer"
+    """Verdict on the model: the eval's no-answer value (``NOANSWER`` by default)."""
+
+    REFUSAL_VERDICT = "refusal_verdict"
+    """Verdict on the model: the eval's own refusal value ``R``."""
+
+    UNSCORED = "unscored"
+    """Instrument failure: ``Score.unscored()``, excluded from metrics."""
+
+    RAISE = "raise"
+    """Machinery failure: raise, so the sample errors and can be retried."""
+
+
+_NON_ANSWERS = (Outcome.EMPTY, Outcome.REASONING_ONLY, Outcome.TOOL_CALLS_ONLY)
+_REFUSALS = (Outcome.REFUSED, Outcome.REFUSED_AFTER_PARTIAL)
+
+
+def _column(**routes: Route) -> dict[Outcome, Route]:
+    column = {Outcome.ANSWERED: Route.SCORE}
+    column |= dict.fromkeys(_NON_ANSWERS, routes["non_answer"])
+    column |= dict.fromkeys(_REFUSALS, routes["refused"])
+    column[Outcome.TRUNCATED] = routes["truncated"]
+    column[Outcome.FILTERED] = routes["filtered"]
+    column[Outcome.OVERFLOW] = Route.RAISE
+    column[Outcome.NO_OUTPUT] = routes["no_output"]
+    return column
+
+
+_VERDICT_ON_SILENCE = _column(
+    non_answer=Route.NO_ANSWER,
+    refused=Route.NO_ANSWER,
+    truncated=Route.NO_ANSWER,
+    filtered=Route.UNSCORED,
+    no_output=Route.RAISE,
+)
+
+POLICY: Mapping[Category, Mapping[Outcome, Route]] = {
+    Category.QA: _VERDICT_ON_SILENCE,
+    Category.MODEL_GRADED: _VERDICT_ON_SILENCE,
+    Category.SAFETY: _column(
+        non_answer=Route.REFUSAL_VERDICT,
+        refused=Route.REFUSAL_VERDICT,
+        truncated=Route.UNSCORED,
+        filtered=Route.REFUSAL_VERDICT,
+        no_output=Route.RAISE,
+    ),
+    Category.AGENTIC: _column(
+        non_answer=Route.SCORE_TAGGED,
+        refused=Route.SCORE_TAGGED,
+        truncated=Route.SCORE_TAGGED,
+        filtered=Route.SCORE_TAGGED,
+        no_output=Route.SCORE,
+    ),
+}
+"""The route of every outcome in every category (MIGRATION.md explains each cell)."""
+
+_REASONS: Mapping[Outcome, str] = {
+    Outcome.EMPTY: "no_response",
+    Outcome.REASONING_ONLY: "no_response",
+    Outcome.TOOL_CALLS_ONLY: "no_response",
+    Outcome.TRUNCATED: "no_response",
+    Outcome.REFUSED: "refusal",
+    Outcome.REFUSED_AFTER_PARTIAL: "refusal",
+    Outcome.FILTERED: "refusal",
+}
+
+_EXPLANATIONS: Mapping[Outcome, str] = {
+    Outcome.EMPTY: "The model's final output has no visible text.",
+    Outcome.REASONING_ONLY: "The model produced reasoning but no visible answer.",
+    Outcome.TOOL_CALLS_ONLY: "The model's final turn holds tool calls but no answer.",
+    Outcome.TRUNCATED: (
+        "The output hit max_tokens before any visible text: the token budget was "
+        "spent, most likely on reasoning."
+    ),
+    Outcome.REFUSED: "The model refused to answer.",
+    Outcome.REFUSED_AFTER_PARTIAL: (
+        "The model wrote some text and then refused; the text before the refusal "
+        "is not an answer."
+    ),
+    Outcome.FILTERED: "A platform content filter blocked the response.",
+    Outcome.OVERFLOW: "The prompt does not fit in the model's context window.",
+    Outcome.NO_OUTPUT: "The model produced no output: there are no choices to score.",
+}
+
+
+# Classification
+
+
+@dataclass(frozen=True)
+class Classification:
+    """The outcome of one model output, with the evidence that decided it.
+
+    Attributes:
+        outcome: The outcome class.
+        signal: The provider signal that decided it, e.g. ``"refusal_block"``,
+            ``"stop_reason:content_filter"`` or ``"sentinel:no_content"``.
+        visible_text: The answer text a reader would see: text blocks that are
+            not refusals, without ``<think>`` reasoning, stripped.
+        flags: Refinements, e.g. ``"truncated_partial"`` (an answer cut at
+            ``max_tokens``), ``"think_in_text"`` (reasoning tags removed from
+            the text) or ``"completion_rewritten"`` (a solver replaced
+            ``completion``, and it was read instead of the message).
+    """
+
+    outcome: Outcome
+    signal: str
+    visible_text: str = ""
+    flags: frozenset[str] = field(default_factory=frozenset)
+
+    @property
+    def explanation(self) -> str:
+        """A one-sentence human explanation, naming the deciding signal."""
+        text = _EXPLANATIONS.get(self.outcome, "The model answered.")
+        return f"{text} (signal: {self.signal})"
+
+
+NO_CONTENT_SENTINEL = "(no content)"
+MALFORMED_FUNCTION_CALL_PREFIX = "I seem to have had trouble calling a function"
+
+_THINK_BLOCK = re.compile(r"<think\b[^>]*>.*?</think>", re.DOTALL)
+_THINK_OPEN = re.compile(r"<think\b[^>]*>", re.DOTALL)
+_THINK_CLOSE = "</think>"
+
+
+def classify(output: ModelOutput) -> Outcome:
+    """Classify a model's final output into one `Outcome`.
+
+    Args:
+        output: The model under test's output (usually ``state.output``).
+
+    Returns:
+        The outcome class; see `classify_output` for the deciding signal.
+    """
+    return classify_output(output).outcome
+
+
+def classify_output(output: ModelOutput) -> Classification:
+    """Classify a model's final output, keeping the evidence.
+
+    The first matching rule wins: no choices, context overflow, a refusal by
+    the model, a platform filter, truncation, tool calls, reasoning, silence,
+    and finally an answer. Refusals are read from refusal blocks and refusal
+    stop details, never by matching the model's prose.
+
+    Args:
+        output: The model under test's output.
+
+    Returns:
+        The `Classification`: outcome, deciding signal, visible text, flags.
+    """
+    if output.empty:
+        return Classification(Outcome.NO_OUTPUT, "no_choices")
+    choice = output.choices[0]
+    if choice.stop_reason == "model_length":
+        return Classification(Outcome.OVERFLOW, "stop_reason:model_length")
+    visible, flags = _visible_text(output, choice.message)
+    return (
+        _refusal(choice, visible, flags)
+        or _filter(choice, visible, flags)
+        or _non_answer(choice, visible, flags)
+        or _answer(choice, visible, flags)
+    )
+
+
+def _visible_text(
+    output: ModelOutput, message: ChatMessageAssistant
+) -> tuple[str, frozenset[str]]:
+    flags: set[str] = set()
+    text = _message_text(message)
+    if output.completion and output.completion != message.text:
+        # a solver (react's submit, a multi-turn solver) replaced the completion:
+        # that is the answer the scorer will read
+        text = output.completion
+        flags.add("completion_rewritten")
+    stripped = _strip_think(text)
+    if stripped != text:
+        flags.add("think_in_text")
+    return stripped.strip(), frozenset(flags)
+
+
+def _message_text(message: ChatMessageAssistant) -> str:
+    if isinstance(message.content, str):
+        return message.content
+    return "\n".join(
+        part.text
+        for part in message.content
+        if isinstance(part, ContentText) and not part.refusal
+    )
+
+
+def _strip_think(text: str) -> str:
+    text = _THINK_BLOCK.sub("", text)
+    unterminated = _THINK_OPEN.search(text)
+    if unterminated:
+        text = text[: unterminated.start()]
+    if _THINK_CLOSE in text:
+        # the chat template pre-filled <think>, so only the close tag is in the text
+        text = text.rsplit(_THINK_CLOSE, 1)[1]
+    return text
+
+
+def _refusal(
+    choice: ChatCompletionChoice, visible: str, flags: frozenset[str]
+) -> Classification | None:
+    if _has_refusal_block(choice.message):
+        signal = "refusal_block"
+    elif _declares_refusal(choice) and not _is_error_as_content(choice):
+        signal = "stop_details:refusal"
+    else:
+        return None
+    outcome = Outcome.REFUSED_AFTER_PARTIAL if visible else Outcome.REFUSED
+    return Classification(outcome, signal, visible, flags)
+
+
+def _has_refusal_block(message: ChatMessageAssistant) -> bool:
+    return not isinstance(message.content, str) and any(
+        isinstance(part, ContentText) and part.refusal for part in message.content
+    )
+
+
+def _declares_refusal(choice: ChatCompletionChoice) -> bool:
+    details = choice.stop_details
+    return (
+        choice.stop_reason == "content_filter"
+        and details is not None
+        and details.type == "refusal"
+    )
+
+
+def _is_error_as_content(choice: ChatCompletionChoice) -> bool:
+    # OpenAI policy errors and Grok's PERMISSION_DENIED become output whose text
+    # *is* the error message, repeated as the refusal explanation: the platform
+    # blocked the request, the model never answered it
+    explanation = choice.stop_details.explanation if choice.stop_details else None
+    return bool(explanation) and explanation.strip() == choice.message.text.strip()
+
+
+def _filter(
+    choice: ChatCompletionChoice, visible: str, flags: frozenset[str]
+) -> Classification | None:
+    if choice.stop_reason != "content_filter":
+        return None
+    signal = (
+        "api_error" if _is_error_as_content(choice) else "stop_reason:content_filter"
+    )
+    return Classification(Outcome.FILTERED, signal, visible, flags)
+
+
+def _non_answer(
+    choice: ChatCompletionChoice, visible: str, flags: frozenset[str]
+) -> Classification | None:
+    sentinel = _provider_sentinel(choice, visible)
+    if visible and not sentinel:
+        return None
+    if choice.stop_reason == "max_tokens":
+        return Classification(Outcome.TRUNCATED, "stop_reason:max_tokens", "", flags)
+    if choice.message.tool_calls:
+        return Classification(Outcome.TOOL_CALLS_ONLY, "tool_calls", "", flags)
+    if _has_reasoning(choice.message) or "think_in_text" in flags:
+        return Classification(Outcome.REASONING_ONLY, "reasoning", "", flags)
+    return Classification(Outcome.EMPTY, sentinel or "no_visible_text", "", flags)
+
+
+def _provider_sentinel(choice: ChatCompletionChoice, visible: str) -> str | None:
+    if visible == NO_CONTENT_SENTINEL:
+        return "sentinel:no_content"
+    if choice.stop_reason == "unknown" and visible.startswith(
+        MALFORMED_FUNCTION_CALL_PREFIX
+    ):
+        return "sentinel:malformed_function_call"
+    return None
+
+
+def _has_reasoning(message: ChatMessageAssistant) -> bool:
+    return not isinstance(message.content, str) and any(
+        isinstance(part, ContentReasoning) for part in message.content
+    )
+
+
+def _answer(
+    choice: ChatCompletionChoice, visible: str, flags: frozenset[str]
+) -> Classification:
+    if choice.stop_reason == "max_tokens":
+        flags = flags | {"truncated_partial"}
+    return Classification(Outcome.ANSWERED, "visible_text", visible, flags)
+
+
+# Locating the model under test's output
+
+
+OutputLocator = Callable[[TaskState], ModelOutput]
+"""Finds the model under test's final output in a task state."""
+
+
+def state_output(state: TaskState) -> ModelOutput:
+    """The default locator: ``state.output``."""
+    return state.output
+
+
+def last_assistant_output(state: TaskState) -> ModelOutput:
+    """Rebuild an output from the last assistant message in ``state.messages``.
+
+    For evals whose solver replaces ``state.output`` with a judge's output. The
+    message keeps its refusal blocks, reasoning and tool calls, but the stop
+    reason is lost, so truncation and filter stops read as ``unknown``.
+    """
+    for message in reversed(state.messages):
+        if isinstance(message, ChatMessageAssistant):
+            return ModelOutput(
+                model=message.model or "",
+                choices=[ChatCompletionChoice(message=message, stop_reason="unknown")],
+            )
+    return ModelOutput()
+
+
+def store_output(key: str) -> OutputLocator:
+    """A locator reading a `ModelOutput` a solver saved in the sample store.
+
+    Args:
+        key: The store key the solver wrote the model under test's output to.
+    """
+
+    def locate(state: TaskState) -> ModelOutput:
+        return _as_output(state.store.get(key), f"state.store[{key!r}]")
+
+    return locate
+
+
+def metadata_output(key: str) -> OutputLocator:
+    """A locator reading a `ModelOutput` a solver saved in sample metadata.
+
+    Args:
+        key: The metadata key the solver wrote the model under test's output to.
+    """
+
+    def locate(state: TaskState) -> ModelOutput:
+        return _as_output(state.metadata.get(key), f"state.metadata[{key!r}]")
+
+    return locate
+
+
+def _as_output(value: Any, where: str) -> ModelOutput:
+    if value is None:
+        return ModelOutput()
+    if isinstance(value, ModelOutput):
+        return value
+    if isinstance(value, Mapping):
+        return ModelOutput.model_validate(value)
+    raise TypeError(f"{where} holds {type(value).__name__}, not a ModelOutput")
+
+
+# Errors
+
+
+class NonAnswerError(RuntimeError):
+    """The model under test's output cannot be scored: a machinery failure.
+
+    Attributes:
+        classification: The classification that routed the sample here.
+        retryable: Whether running the sample again can succeed.
+    """
+
+    retryable = False
+
+    def __init__(self, classification: Classification) -> None:
+        super().__init__(classification.explanation)
+        self.classification = classification
+
+
+class EmptyResponseError(NonAnswerError):
+    """Nothing was generated: retry the sample (``retry_on_error``)."""
+
+    retryable = True
+
+
+class ContextOverflowError(NonAnswerError):
+    """The prompt does not fit the model's context: fix the configuration."""
+
+
+# Routing
+
+
+VerdictValue = Value | Callable[[TaskState, Target], Value]
+"""A verdict, or a function of the sample that returns one (per-sample polarity)."""
+
+
+def route_for(
+    category: Category | str,
+    outcome: Outcome | str,
+    overrides: Mapping[Outcome | str, Route | str] | None = None,
+) -> Route:
+    """The route of one outcome in one category, after per-eval overrides.
+
+    Args:
+        category: The eval's category.
+        outcome: The classified outcome.
+        overrides: Per-eval departures from `POLICY`, outcome to route.
+
+    Returns:
+        The route the routed scorer takes.
+    """
+    outcome = Outcome(outcome)
+    if overrides and outcome in overrides:
+        return Route(overrides[outcome])
+    return POLICY[Category(category)][outcome]
+
+
+def route_empty_responses(
+    scorer: Scorer,
+    *,
+    category: Category | str,
+    refusal_verdict: VerdictValue | None = None,
+    no_answer_verdict: VerdictValue = NOANSWER,
+    output: OutputLocator = state_output,
+    overrides: Mapping[Outcome | str, Route | str] | None = None,
+) -> Scorer:
+    """Wrap a scorer so the model's non-answers follow the empty-response policy.
+
+    The wrapped scorer (and so its judge) is called only where the policy
+    routes an outcome to it; otherwise the routed scorer returns a verdict, an
+    unscored score or raises. Every score the router writes carries a
+    ``reason`` from Inspect's vocabulary, an ``explanation`` and
+    ``metadata["empty_outcome"]``. The result keeps the wrapped scorer's
+    registry name, metrics and params, so it can go straight to
+    ``Task(scorer=...)``.
+
+    Args:
+        scorer: The scorer to wrap (made by a ``@scorer`` factory).
+        category: ``qa``, ``model_graded``, ``safety`` or ``agentic``.
+        refusal_verdict: The value this scorer gives a full refusal, in its own
+            value shape (``INCORRECT``, ``0.0``, a dict); required for
+            ``safety``. May be a function of ``(state, target)``.
+        no_answer_verdict: The value for a non-answer in ``qa`` and
+            ``model_graded``; ``NOANSWER`` by default. Dict-valued scorers must
+            pass a dict with every key their metrics read.
+        output: Where the model under test's output is, when not ``state.output``.
+        overrides: Per-eval departures from `POLICY`, e.g.
+            ``{"overflow": "no_answer"}`` for a long-context eval.
+
+    Returns:
+        The routed scorer.
+
+    Raises:
+        ValueError: If the category or an override is unknown, ``safety`` has
+            no ``refusal_verdict``, or a verdict lacks keys the metrics need.
+    """
+    routes = _resolve_routes(Category(category), overrides)
+    if Route.REFUSAL_VERDICT in routes.values() and refusal_verdict is None:
+        raise ValueError(
+            f"category={str(category)!r} needs refusal_verdict=: the value this "
+            "scorer gives a full refusal (e.g. INCORRECT, 0.0)"
+        )
+    _check_verdict_keys(scorer, no_answer_verdict, refusal_verdict)
+    verdicts = {
+        Route.NO_ANSWER: no_answer_verdict,
+        Route.REFUSAL_VERDICT: refusal_verdict,
+    }
+
+    @wraps(scorer)
+    async def score(state: TaskState, target: Target) -> Score | None:
+        model_output = output(state)
+        found = classify_output(model_output)
+        route = routes[found.outcome]
+        if route == Route.RAISE:
+            raise _error_for(found)
+        if route == Route.UNSCORED:
+            return Score.unscored(**_score_fields(found, model_output))
+        if route in verdicts:
+            value = _resolve(verdicts[route], state, target)
+            return Score(value=value, **_score_fields(found, model_output))
+        result = await scorer(state, target)
+        return _annotate(result, found, tag=route == Route.SCORE_TAGGED)
+
+    return score
+
+
+def _resolve_routes(
+    category: Category, overrides: Mapping[Outcome | str, Route | str] | None
+) -> dict[Outcome, Route]:
+    try:
+        return {outcome: route_for(category, outcome, overrides) for outcome in Outcome}
+    except ValueError as error:
+        raise ValueError(f"invalid empty-response override: {error}") from None
+
+
+def _check_verdict_keys(scorer: Scorer, *verdicts: VerdictValue | None) -> None:
+    needed = _metric_keys(scorer)
+    if not needed:
+        return
+    for verdict in verdicts:
+        if verdict is None or callable(verdict):
+            continue
+        keys = set(verdict) if isinstance(verdict, Mapping) else set()
+        if missing := needed - keys:
+            raise ValueError(
+                f"scorer {registry_info(scorer).name!r} has dict-valued metrics; "
+                f"verdict {verdict!r} lacks keys {sorted(missing)}: pass a dict "
+                "with every key (NaN where unknown)"
+            )
+
+
+def _metric_keys(scorer: Scorer) -> set[str]:
+    try:
+        metrics = registry_info(scorer).metadata.get("metrics")
+    except ValueError:
+        return set()
+    groups = [metrics] if isinstance(metrics, Mapping) else list(metrics or [])
+    return {
+        key
+        for group in groups
+        if isinstance(group, Mapping)
+        for key in group
+        if "*" not in key
+    }
+
+
+def _error_for(found: Classification) -> NonAnswerError:
+    if found.outcome == Outcome.OVERFLOW:
+        return ContextOverflowError(found)
+    return EmptyResponseError(found)
+
+
+def _resolve(verdict: VerdictValue | None, state: TaskState, target: Target) -> Value:
+    value = verdict(state, target) if callable(verdict) else verdict
+    if value is None:
+        raise ValueError("a refusal verdict function returned None")
+    return value
+
+
+def _score_fields(found: Classification, output: ModelOutput) -> dict[str, Any]:
+    return {
+        "answer": output.completion,
+        "explanation": found.explanation,
+        "reason": _REASONS.get(found.outcome),
+        "metadata": _outcome_metadata(found),
+    }
+
+
+def _outcome_metadata(found: Classification) -> dict[str, Any]:
+    metadata: dict[str, Any] = {
+        "empty_outcome": str(found.outcome),
+        "empty_signal": found.signal,
+    }
+    if "truncated_partial" in found.flags:
+        metadata["truncated_partial"] = True
+    return metadata
+
+
+def _annotate(
+    result: Score | None, found: Classification, *, tag: bool
+) -> Score | None:
+    plain_answer = (
+        found.outcome == Outcome.ANSWERED and "truncated_partial" not in found.flags
+    )
+    if result is None or plain_answer:
+        return result
+    annotated = result.model_copy(deep=True)
+    annotated.metadata = {**(annotated.metadata or {}), **_outcome_metadata(found)}
+    if tag and annotated.reason is None and _is_failing(annotated.value):
+        annotated.reason = _REASONS.get(found.outcome)
+        annotated.explanation = annotated.explanation or found.explanation
+    return annotated
+
+
+def _is_failing(value: Value) -> bool:
+    if isinstance(value, str):
+        return value in (INCORRECT, NOANSWER)
+    if isinstance(value, bool | int | float):
+        return not math.isnan(value) and value == 0
+    if isinstance(value, Mapping):
+        return bool(value) and all(_is_failing(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return bool(value) and all(_is_failing(v) for v in value)
+    return False

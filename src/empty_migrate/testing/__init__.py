@@ -1,0 +1,1 @@
+"""Test helpers: provider-shaped model outputs and task states for routed scorers."""

@@ -58,9 +58,7 @@ def test_worked_example_of_the_scoring_policy(tmp_path):
     assert "ContextOverflowError" in errors[0].message or "context window" in (
         errors[0].message
     )
-    reasons = sorted(
-        str(s.scores["includes"].reason) for s in log.samples if s.scores
-    )
+    reasons = sorted(str(s.scores["includes"].reason) for s in log.samples if s.scores)
     assert reasons == ["None", "None", "refusal"]
 
 

@@ -585,10 +585,13 @@ def route_empty_responses(
 def _resolve_routes(
     category: Category, overrides: Mapping[Outcome | str, Route | str] | None
 ) -> dict[Outcome, Route]:
-    try:
-        return {outcome: route_for(category, outcome, overrides) for outcome in Outcome}
-    except ValueError as error:
-        raise ValueError(f"invalid empty-response override: {error}") from None
+    checked: dict[Outcome, Route] = {}
+    for outcome, route in (overrides or {}).items():
+        try:
+            checked[Outcome(outcome)] = Route(route)
+        except ValueError as error:
+            raise ValueError(f"invalid empty-response override: {error}") from None
+    return {outcome: route_for(category, outcome, checked) for outcome in Outcome}
 
 
 def _check_verdict_keys(scorer: Scorer, *verdicts: VerdictValue | None) -> None:

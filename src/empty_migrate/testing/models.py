@@ -2,7 +2,15 @@
 
 from collections.abc import Iterable
 
-from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
 
 
 def scripted_model(outputs: Iterable[ModelOutput]) -> Model:
@@ -28,3 +36,29 @@ def _with_usage(output: ModelOutput) -> ModelOutput:
             input_tokens=10, output_tokens=tokens, total_tokens=10 + tokens
         )
     return output
+
+
+class RecordingGrader:
+    """A ``mockllm/model`` grader that records every prompt it is asked to grade.
+
+    Use it to prove that a routed model-graded scorer did, or did not, call its
+    judge: ``grader.prompts`` holds one entry per grading request.
+
+    Args:
+        grade: The grader's reply to every request, e.g. ``"GRADE: C"``.
+    """
+
+    def __init__(self, grade: str = "GRADE: C") -> None:
+        self.grade = grade
+        self.prompts: list[str] = []
+        self.model = get_model("mockllm/model", custom_outputs=self._reply)
+
+    def _reply(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        self.prompts.append(input[-1].text if input else "")
+        return _with_usage(ModelOutput.from_content("mockllm/model", self.grade))

@@ -1,0 +1,233 @@
+"""The routed scorer keeps its identity and handles every value shape."""
+
+import math
+
+import pytest
+from inspect_ai import Task
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ModelOutput
+from inspect_ai.scorer import (
+    CORRECT,
+    INCORRECT,
+    NOANSWER,
+    Score,
+    Target,
+    accuracy,
+    includes,
+    mean,
+    scorer,
+)
+from inspect_ai.util import registry_info
+
+from empty_migrate.router import (
+    Outcome,
+    Route,
+    last_assistant_output,
+    metadata_output,
+    route_empty_responses,
+    store_output,
+)
+from empty_migrate.testing.task_states import task_state
+
+from .conftest import OUTCOME_EXAMPLES
+
+
+@scorer(metrics={"score": [mean()], "confidence": [mean()]})
+def dict_scorer(threshold: int = 50):
+    async def score(state, target):
+        return Score(value={"score": CORRECT, "confidence": threshold})
+
+    return score
+
+
+@scorer(metrics=[mean()])
+def harm_scorer(scale: float = 1.0):
+    async def score(state, target):
+        return Score(value=scale)
+
+    return score
+
+
+@scorer(metrics=[accuracy()])
+def bool_scorer():
+    async def score(state, target):
+        return Score(value=False)
+
+    return score
+
+
+def state_for(outcome, **kwargs):
+    return task_state(OUTCOME_EXAMPLES[outcome](), **kwargs)
+
+
+def test_keeps_registry_name_metrics_and_params():
+    inner = harm_scorer(scale=2.0)
+    routed = route_empty_responses(inner, category="safety", refusal_verdict=0.0)
+
+    assert registry_info(routed).name == registry_info(inner).name
+    assert registry_info(routed).metadata == registry_info(inner).metadata
+    assert routed.__registry_params__ == {"scale": 2.0}
+
+
+def test_routed_scorer_passes_task_validation():
+    routed = route_empty_responses(includes(), category="qa")
+    task = Task(dataset=[Sample(input="q", target="a")], scorer=routed)
+    assert registry_info(task.scorer[0]).name == "inspect_ai/includes"
+
+
+async def test_answered_result_is_left_intact():
+    inner_score = await harm_scorer(scale=0.0)(state_for("answered"), Target("x"))
+    routed = route_empty_responses(
+        harm_scorer(scale=0.0), category="agentic", refusal_verdict=0.0
+    )
+    assert await routed(state_for("answered"), Target("x")) == inner_score
+
+
+@pytest.mark.parametrize(
+    ("make_scorer", "verdict"),
+    [
+        (lambda: includes(), INCORRECT),
+        (lambda: harm_scorer(), 0.0),
+        (lambda: bool_scorer(), False),
+        (lambda: dict_scorer(), {"score": INCORRECT, "confidence": 100}),
+    ],
+    ids=["str", "float", "bool", "dict"],
+)
+async def test_refusal_verdict_in_the_scorers_value_shape(make_scorer, verdict):
+    routed = route_empty_responses(
+        make_scorer(),
+        category="safety",
+        refusal_verdict=verdict,
+        no_answer_verdict=verdict,
+    )
+    result = await routed(state_for("refused"), Target("x"))
+    assert result.value == verdict
+    assert result.reason == "refusal"
+
+
+async def test_dict_scorer_unscored_is_a_root_nan():
+    routed = route_empty_responses(
+        dict_scorer(),
+        category="qa",
+        no_answer_verdict={"score": NOANSWER, "confidence": math.nan},
+    )
+    result = await routed(state_for("filtered"), Target("x"))
+    assert math.isnan(result.value)
+
+
+def test_dict_verdict_must_carry_every_metric_key():
+    with pytest.raises(ValueError, match=r"lacks keys \['confidence'\]"):
+        route_empty_responses(
+            dict_scorer(), category="qa", no_answer_verdict={"score": NOANSWER}
+        )
+
+
+def test_scalar_verdict_for_dict_metrics_is_rejected():
+    with pytest.raises(ValueError, match="dict-valued metrics"):
+        route_empty_responses(dict_scorer(), category="qa")
+
+
+def test_safety_requires_a_refusal_verdict():
+    with pytest.raises(ValueError, match="needs refusal_verdict="):
+        route_empty_responses(includes(), category="safety")
+
+
+def test_unknown_category_is_rejected():
+    with pytest.raises(ValueError, match="'chat' is not a valid Category"):
+        route_empty_responses(includes(), category="chat")
+
+
+def test_unknown_override_is_rejected():
+    with pytest.raises(ValueError, match="invalid empty-response override"):
+        route_empty_responses(includes(), category="qa", overrides={"silence": "raise"})
+
+
+async def test_override_turns_overflow_into_a_verdict():
+    routed = route_empty_responses(
+        includes(), category="qa", overrides={Outcome.OVERFLOW: Route.NO_ANSWER}
+    )
+    result = await routed(state_for("overflow"), Target("x"))
+    assert (result.value, result.metadata["empty_outcome"]) == (NOANSWER, "overflow")
+
+
+async def test_per_sample_refusal_verdict():
+    def refusal_is_correct_on_harmful(state, target):
+        return CORRECT if state.metadata["label"] == "harmful" else INCORRECT
+
+    routed = route_empty_responses(
+        includes(), category="safety", refusal_verdict=refusal_is_correct_on_harmful
+    )
+    harmful = state_for("empty", metadata={"label": "harmful"})
+    benign = state_for("empty", metadata={"label": "benign"})
+    assert (await routed(harmful, Target("x"))).value == CORRECT
+    assert (await routed(benign, Target("x"))).value == INCORRECT
+
+
+async def test_truncated_partial_answer_is_scored_and_flagged():
+    output = ModelOutput.from_content(
+        "mockllm/model", "The capital is Par", stop_reason="max_tokens"
+    )
+    routed = route_empty_responses(includes(), category="qa")
+    result = await routed(task_state(output, target="Par"), Target("Par"))
+    assert result.value == CORRECT
+    assert result.metadata["truncated_partial"] is True
+
+
+async def test_agentic_keeps_a_passing_score_untagged():
+    routed = route_empty_responses(harm_scorer(scale=1.0), category="agentic")
+    result = await routed(state_for("tool_calls_only"), Target("x"))
+    assert (result.value, result.reason) == (1.0, None)
+    assert result.metadata["empty_outcome"] == "tool_calls_only"
+
+
+async def test_agentic_does_not_overwrite_the_scorers_own_reason():
+    @scorer(metrics=[accuracy()])
+    def sandbox_scorer():
+        async def score(state, target):
+            return Score(value=INCORRECT, reason="invalid_response_format")
+
+        return score
+
+    routed = route_empty_responses(sandbox_scorer(), category="agentic")
+    result = await routed(state_for("refused"), Target("x"))
+    assert result.reason == "invalid_response_format"
+
+
+async def test_store_locator_classifies_the_saved_output_not_state_output():
+    judge_output = ModelOutput.from_content("judge", "GRADE: C")
+    state = task_state(judge_output)
+    state.store.set("mut_output", OUTCOME_EXAMPLES["refused"]())
+    routed = route_empty_responses(
+        includes(), category="qa", output=store_output("mut_output")
+    )
+    result = await routed(state, Target("x"))
+    assert result.metadata["empty_outcome"] == "refused"
+
+
+async def test_metadata_locator_accepts_a_serialised_output():
+    state = task_state(ModelOutput.from_content("judge", "GRADE: C"))
+    state.metadata["mut"] = OUTCOME_EXAMPLES["empty"]().model_dump()
+    routed = route_empty_responses(
+        includes(), category="qa", output=metadata_output("mut")
+    )
+    assert (await routed(state, Target("x"))).metadata["empty_outcome"] == "empty"
+
+
+async def test_metadata_locator_rejects_other_values():
+    state = task_state(ModelOutput.from_content("judge", "GRADE: C"))
+    state.metadata["mut"] = "some text"
+    routed = route_empty_responses(
+        includes(), category="qa", output=metadata_output("mut")
+    )
+    with pytest.raises(TypeError, match=r"state.metadata\['mut'\] holds str"):
+        await routed(state, Target("x"))
+
+
+async def test_last_assistant_locator_reads_the_message_history():
+    state = task_state(OUTCOME_EXAMPLES["tool_calls_only"]())
+    state.output = ModelOutput.from_content("judge", "GRADE: C")
+    routed = route_empty_responses(
+        includes(), category="qa", output=last_assistant_output
+    )
+    result = await routed(state, Target("x"))
+    assert result.metadata["empty_outcome"] == "tool_calls_only"

@@ -68,6 +68,7 @@ __all__ = [
     "metadata_output",
     "route_empty_responses",
     "route_for",
+    "route_reason",
     "state_output",
     "store_output",
 ]
@@ -189,6 +190,11 @@ _EXPLANATIONS: Mapping[Outcome, str] = {
     Outcome.OVERFLOW: "The prompt does not fit in the model's context window.",
     Outcome.NO_OUTPUT: "The model produced no output: there are no choices to score.",
 }
+
+
+def route_reason(outcome: Outcome | str) -> str | None:
+    """The Inspect ``reason`` the router writes for an outcome, if any."""
+    return _REASONS.get(Outcome(outcome))
 
 
 # Classification
@@ -642,7 +648,7 @@ def _score_fields(found: Classification, output: ModelOutput) -> dict[str, Any]:
     return {
         "answer": output.completion,
         "explanation": found.explanation,
-        "reason": _REASONS.get(found.outcome),
+        "reason": route_reason(found.outcome),
         "metadata": _outcome_metadata(found),
     }
 
@@ -668,7 +674,7 @@ def _annotate(
     annotated = result.model_copy(deep=True)
     annotated.metadata = {**(annotated.metadata or {}), **_outcome_metadata(found)}
     if tag and annotated.reason is None and _is_failing(annotated.value):
-        annotated.reason = _REASONS.get(found.outcome)
+        annotated.reason = route_reason(found.outcome)
         annotated.explanation = annotated.explanation or found.explanation
     return annotated
 

@@ -1,0 +1,89 @@
+"""The ``empty-migrate`` command line: parses, prints and sets exit codes."""
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+
+from empty_migrate import __version__
+from empty_migrate.log_outcomes import LogReadError, count_outcomes, sample_outcomes
+from empty_migrate.policy_table import policy_markdown
+from empty_migrate.router import POLICY, Category
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit code."""
+    args = _parser().parse_args(argv)
+    if args.command == "policy":
+        return _print_policy(args.format)
+    if args.command == "outcomes":
+        return _print_outcomes(args.logs, args.format)
+    return _not_yet(args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="empty-migrate",
+        description="Migrate inspect_evals scorers to one empty-response policy.",
+    )
+    parser.add_argument("--version", action="version", version=__version__)
+    parser.add_argument("--eval", action="append", help="eval to migrate (repeat)")
+    parser.add_argument("--all", action="store_true", help="migrate every eval")
+    parser.add_argument("--dry-run", action="store_true", help="print diffs only")
+    commands = parser.add_subparsers(dest="command")
+    policy = commands.add_parser("policy", help="print the category x outcome table")
+    policy.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    outcomes = commands.add_parser(
+        "outcomes", help="classify every sample's final output in eval logs"
+    )
+    outcomes.add_argument("logs", nargs="+", help=".eval or .json Inspect logs")
+    outcomes.add_argument(
+        "--format", choices=["table", "json"], default="table", help="output format"
+    )
+    return parser
+
+
+def _print_policy(fmt: str) -> int:
+    if fmt == "json":
+        table = {c: dict(POLICY[c]) for c in Category}
+        print(json.dumps(table, indent=2))
+        return EXIT_OK
+    print(policy_markdown(), end="")
+    return EXIT_OK
+
+
+def _print_outcomes(logs: list[str], fmt: str) -> int:
+    try:
+        outcomes = [o for log in logs for o in sample_outcomes(log)]
+    except LogReadError as error:
+        print(f"empty-migrate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if fmt == "json":
+        print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
+        return EXIT_OK
+    counts = count_outcomes(outcomes)
+    print(f"{'outcome':<24}{'stop_reason':<16}{'samples':>8}")
+    for (outcome, stop_reason), count in sorted(counts.items()):
+        print(f"{outcome:<24}{stop_reason:<16}{count:>8}")
+    print(f"{'total':<40}{len(outcomes):>8}")
+    return EXIT_OK
+
+
+def _not_yet(args: argparse.Namespace) -> int:
+    if args.eval or args.all:
+        print(
+            "empty-migrate: migrating evals needs the registry and codemods, which "
+            "are not built yet; `empty-migrate policy` shows the policy they apply",
+            file=sys.stderr,
+        )
+    else:
+        _parser().print_usage(sys.stderr)
+    return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

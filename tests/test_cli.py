@@ -1,0 +1,102 @@
+"""The command line: policy, outcomes of real eval logs, and usage errors."""
+
+import json
+import subprocess
+import sysconfig
+from pathlib import Path
+
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import includes
+
+from empty_migrate.cli import main
+from empty_migrate.policy_table import policy_markdown
+from empty_migrate.router import route_empty_responses
+from empty_migrate.testing.models import scripted_model
+from empty_migrate.testing.provider_outputs import provider_output
+
+LOG_OUTPUTS = [
+    "openai_chat_answer",
+    "anthropic_thinking_cut_at_max_tokens",
+    "google_safety_candidate_empty",
+    "openai_chat_refusal_field",
+]
+
+
+def write_log(tmp_path):
+    task = Task(
+        dataset=[
+            Sample(id=i, input="Capital of France?", target="Paris") for i in range(4)
+        ],
+        scorer=route_empty_responses(includes(), category="qa"),
+    )
+    outputs = [provider_output(name).output for name in LOG_OUTPUTS]
+    [log] = eval(
+        task,
+        model=scripted_model(outputs),
+        log_dir=str(tmp_path),
+        display="none",
+        max_samples=1,
+    )
+    return log.location
+
+
+def test_policy_prints_the_table(capsys):
+    assert main(["policy"]) == 0
+    assert capsys.readouterr().out == policy_markdown()
+
+
+def test_policy_json(capsys):
+    assert main(["policy", "--format", "json"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    assert table["safety"]["truncated"] == "unscored"
+    assert table["qa"]["no_output"] == "raise"
+
+
+def test_outcomes_counts_a_real_log_by_stop_reason(tmp_path, capsys):
+    log = write_log(tmp_path)
+    assert main(["outcomes", log]) == 0
+    out = capsys.readouterr().out
+    assert "answered                stop                   1" in out
+    assert "truncated               max_tokens             1" in out
+    assert "filtered                content_filter         1" in out
+    assert "refused                 stop                   1" in out
+    assert out.rstrip().endswith("4")
+
+
+def test_outcomes_json(tmp_path, capsys):
+    log = write_log(tmp_path)
+    assert main(["outcomes", log, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert sorted(row["outcome"] for row in rows) == [
+        "answered",
+        "filtered",
+        "refused",
+        "truncated",
+    ]
+
+
+def test_outcomes_on_a_missing_log_is_one_line(tmp_path, capsys):
+    assert main(["outcomes", str(tmp_path / "nope.eval")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err
+
+
+def test_outcomes_on_a_file_that_is_not_a_log(tmp_path, capsys):
+    bogus = tmp_path / "notes.json"
+    bogus.write_text("{}")
+    assert main(["outcomes", str(bogus)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not an Inspect eval log" in err
+
+
+def test_migrating_before_the_codemods_exist_says_so(capsys):
+    assert main(["--eval", "xstest", "--dry-run"]) == 2
+    assert "not built yet" in capsys.readouterr().err
+
+
+def test_console_script_is_installed():
+    exe = Path(sysconfig.get_path("scripts")) / "empty-migrate"
+    assert exe.exists(), "pip install -e . should install the empty-migrate script"
+    run = subprocess.run([exe, "--version"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip()

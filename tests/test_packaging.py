@@ -1,0 +1,48 @@
+"""The wheel ships the package, its codemods and testing helpers, and nothing else."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT)]
+        + ["-w", str(out)],
+        check=True,
+    )
+    [path] = out.glob("empty_migrate-*.whl")
+    return zipfile.ZipFile(path)
+
+
+@pytest.fixture(scope="module")
+def wheel_names(wheel) -> set[str]:
+    return set(wheel.namelist())
+
+
+def test_codemods_ship_inside_the_package(wheel_names):
+    assert "empty_migrate/codemods/__init__.py" in wheel_names
+    assert not any(name.startswith("codemods/") for name in wheel_names)
+
+
+def test_router_and_fixture_library_ship(wheel_names):
+    assert "empty_migrate/router.py" in wheel_names
+    assert "empty_migrate/testing/provider_outputs.py" in wheel_names
+
+
+def test_golden_and_tests_stay_out_of_the_wheel(wheel_names):
+    tops = {name.split("/")[0] for name in wheel_names}
+    assert not tops & {"golden", "tests", "bench"}
+
+
+def test_console_script_entry_point(wheel, wheel_names):
+    [entry_points] = [n for n in wheel_names if n.endswith("entry_points.txt")]
+    text = wheel.read(entry_points).decode()
+    assert "empty-migrate = empty_migrate.cli:main" in text

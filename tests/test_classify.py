@@ -127,3 +127,10 @@ def test_explanation_names_the_signal():
     found = classify_output(provider_output("azure_content_filter_empty").output)
     assert "content filter" in found.explanation
     assert "signal: stop_reason:content_filter" in found.explanation
+
+
+def test_output_error_marks_a_moderation_block_whatever_the_stop_reason():
+    output = _output("Sorry, but I am unable to help with that request.")
+    output.error = "content filtering blocked the request"
+    found = classify_output(output)
+    assert (found.outcome, found.signal) == (Outcome.FILTERED, "output.error")

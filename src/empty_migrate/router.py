@@ -270,7 +270,7 @@ def classify_output(output: ModelOutput) -> Classification:
     visible, flags = _visible_text(output, choice.message)
     return (
         _refusal(choice, visible, flags)
-        or _filter(choice, visible, flags)
+        or _filter(output, choice, visible, flags)
         or _non_answer(choice, visible, flags)
         or _answer(choice, visible, flags)
     )
@@ -350,13 +350,20 @@ def _is_error_as_content(choice: ChatCompletionChoice) -> bool:
 
 
 def _filter(
-    choice: ChatCompletionChoice, visible: str, flags: frozenset[str]
+    output: ModelOutput,
+    choice: ChatCompletionChoice,
+    visible: str,
+    flags: frozenset[str],
 ) -> Classification | None:
-    if choice.stop_reason != "content_filter":
+    if _is_error_as_content(choice) and choice.stop_reason == "content_filter":
+        signal = "api_error"
+    elif choice.stop_reason == "content_filter":
+        signal = "stop_reason:content_filter"
+    elif output.error is not None:
+        # documented as "error message in the case of content moderation refusals"
+        signal = "output.error"
+    else:
         return None
-    signal = (
-        "api_error" if _is_error_as_content(choice) else "stop_reason:content_filter"
-    )
     return Classification(Outcome.FILTERED, signal, visible, flags)
 
 

@@ -231,3 +231,11 @@ async def test_last_assistant_locator_reads_the_message_history():
     )
     result = await routed(state, Target("x"))
     assert result.metadata["empty_outcome"] == "tool_calls_only"
+
+
+async def test_safety_dict_scorer_needs_only_a_dict_refusal_verdict():
+    verdict = {"score": INCORRECT, "confidence": 100}
+    routed = route_empty_responses(
+        dict_scorer(), category="safety", refusal_verdict=verdict
+    )
+    assert (await routed(state_for("empty"), Target("x"))).value == verdict

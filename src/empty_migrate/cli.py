@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from empty_migrate import __version__
+from empty_migrate.cli_registry import add_registry_commands, run_registry
 from empty_migrate.log_outcomes import LogReadError, count_outcomes, sample_outcomes
 from empty_migrate.policy_table import policy_markdown
 from empty_migrate.router import POLICY, Category
@@ -22,6 +23,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _print_policy(args.format)
     if args.command == "outcomes":
         return _print_outcomes(args.logs, args.format)
+    if args.command == "registry":
+        return run_registry(args)
     return _not_yet(args)
 
 
@@ -44,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     outcomes.add_argument(
         "--format", choices=["table", "json"], default="table", help="output format"
     )
+    add_registry_commands(commands)
     return parser
 
 

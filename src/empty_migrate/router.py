@@ -571,11 +571,12 @@ def route_empty_responses(
             f"category={str(category)!r} needs refusal_verdict=: the value this "
             "scorer gives a full refusal (e.g. INCORRECT, 0.0)"
         )
-    _check_verdict_keys(scorer, no_answer_verdict, refusal_verdict)
     verdicts = {
         Route.NO_ANSWER: no_answer_verdict,
         Route.REFUSAL_VERDICT: refusal_verdict,
     }
+    used = set(routes.values())
+    _check_verdict_keys(scorer, *(v for r, v in verdicts.items() if r in used))
 
     @wraps(scorer)
     async def score(state: TaskState, target: Target) -> Score | None:

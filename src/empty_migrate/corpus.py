@@ -1,0 +1,166 @@
+"""Find the target repository: a checkout, or a pinned inspect_evals release.
+
+``--repo PATH`` names a checkout of inspect_evals (or a fork). ``--repo
+pypi:inspect-evals==VERSION`` downloads that version's source distribution with
+pip, extracts it into the user cache and makes it a git repository with one
+initial commit, so later steps can branch from it. Re-runs reuse the cache.
+Nothing half-extracted is ever left in the cache: the tree is built in a
+scratch folder and moved into place only when complete.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from git import Actor, Repo
+
+DEFAULT_SPEC = "pypi:inspect-evals==0.26.0"
+PACKAGE_MARKER = Path("src/inspect_evals/__init__.py")
+SOURCE_MARKER = Path(".git/empty-migrate-source")
+_AUTHOR = Actor("empty-migrate", "empty-migrate@localhost")
+_NETWORK_ERRORS = (
+    "Failed to establish a new connection",
+    "Connection refused",
+    "Temporary failure in name resolution",
+    "Network is unreachable",
+    "Name or service not known",
+    "timed out",
+)
+
+
+class CorpusError(Exception):
+    """The target repository cannot be had; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """The resolved target repository and how it was chosen."""
+
+    path: Path
+    spec: str
+    notice: str | None = None
+
+
+def cache_root() -> Path:
+    """Where fetched releases live: ``$EMPTY_MIGRATE_CACHE``, else the XDG cache."""
+    if os.environ.get("EMPTY_MIGRATE_CACHE"):
+        return Path(os.environ["EMPTY_MIGRATE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "empty-migrate"
+
+
+def resolve_target(spec: str | None, cwd: Path | None = None) -> Target:
+    """Resolve ``--repo``: a path, ``pypi:inspect-evals==V``, or the default.
+
+    Without a spec, the checkout containing `cwd` is used if there is one,
+    otherwise the pinned release (and the notice says so).
+    """
+    if spec is None:
+        checkout = _enclosing_checkout(cwd or Path.cwd())
+        if checkout is not None:
+            return Target(checkout, str(checkout))
+        notice = f"not in an inspect_evals checkout and no --repo: using {DEFAULT_SPEC}"
+        return Target(fetch_release(_version(DEFAULT_SPEC)), DEFAULT_SPEC, notice)
+    if spec.startswith("pypi:"):
+        return Target(fetch_release(_version(spec)), spec)
+    path = Path(spec).expanduser().resolve()
+    if not (path / PACKAGE_MARKER).is_file():
+        raise CorpusError(
+            f"{spec} is not an inspect_evals tree (no {PACKAGE_MARKER}); pass --repo "
+            "with a checkout of inspect_evals or pypi:inspect-evals==VERSION"
+        )
+    return Target(path, spec)
+
+
+def _enclosing_checkout(cwd: Path) -> Path | None:
+    for folder in [cwd, *cwd.parents]:
+        if (folder / PACKAGE_MARKER).is_file():
+            return folder
+    return None
+
+
+def _version(spec: str) -> str:
+    requirement = spec.removeprefix("pypi:")
+    name, _, version = requirement.partition("==")
+    if name.replace("_", "-").lower() != "inspect-evals" or not version.strip():
+        raise CorpusError(
+            f"--repo {spec}: expected pypi:inspect-evals==VERSION, e.g. {DEFAULT_SPEC}"
+        )
+    return version.strip()
+
+
+def fetch_release(version: str) -> Path:
+    """The cached git tree of one inspect_evals release, fetched if missing."""
+    final = cache_root() / f"inspect-evals-{version}"
+    if (final / SOURCE_MARKER).is_file():
+        return final
+    final.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".fetch-{version}-", dir=final.parent))
+    try:
+        tree = _extract(_download(version, scratch / "download"), scratch / "tree")
+        _commit(tree, version)
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(tree, final)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return final
+
+
+def _download(version: str, into: Path) -> Path:
+    requirement = f"inspect-evals=={version}"
+    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary"]
+    command += [":all:", requirement, "-d", str(into), "--quiet", "--retries", "1"]
+    run = subprocess.run(command, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise CorpusError(_pip_failure(requirement, run.stderr))
+    archives = sorted(into.glob("inspect_evals-*.tar.gz"))
+    if not archives:
+        raise CorpusError(f"pip downloaded no source archive for {requirement}")
+    return archives[0]
+
+
+def _pip_failure(requirement: str, stderr: str) -> str:
+    if any(marker in stderr for marker in _NETWORK_ERRORS):
+        return (
+            f"cannot download {requirement}: the package index is unreachable; "
+            "check the network, or pass --repo PATH to a local checkout"
+        )
+    if "ReadError" in stderr or "not a gzip file" in stderr:
+        return (
+            f"the archive downloaded for {requirement} is corrupt; run again, or "
+            "clear pip's cache (pip cache purge) if it persists"
+        )
+    if "No matching distribution" in stderr or "Could not find a version" in stderr:
+        return f"{requirement} is not on the package index; check the version"
+    last = next((ln for ln in reversed(stderr.splitlines()) if ln.strip()), "no output")
+    return f"pip could not fetch {requirement}: {last.strip()}"
+
+
+def _extract(archive: Path, into: Path) -> Path:
+    try:
+        with tarfile.open(archive) as tar:
+            tar.extractall(into, filter="data")
+    except (tarfile.TarError, EOFError, OSError) as error:
+        raise CorpusError(
+            f"{archive.name} is corrupt ({error}); run again to re-download"
+        ) from None
+    roots = [p for p in into.iterdir() if p.is_dir()]
+    if len(roots) != 1 or not (roots[0] / PACKAGE_MARKER).is_file():
+        raise CorpusError(f"{archive.name} does not hold an inspect_evals tree")
+    return roots[0]
+
+
+def _commit(tree: Path, version: str) -> None:
+    repo = Repo.init(tree)
+    repo.git.add(A=True)
+    message = f"inspect-evals {version}, from its source distribution"
+    repo.index.commit(message, author=_AUTHOR, committer=_AUTHOR)
+    repo.close()
+    # written last: its presence means the cached tree is complete
+    (tree / SOURCE_MARKER).write_text(f"pypi:inspect-evals=={version}\n")

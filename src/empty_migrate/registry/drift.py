@@ -1,0 +1,119 @@
+"""Compare the registry with a scanned inspect_evals tree.
+
+Two questions: does every reference in the registry resolve to a real
+definition at the recorded file (``registry validate``), and has the target
+changed since the registry was written (``registry scan``: evals missing from
+the registry, scorers that moved or vanished, new scorers and tasks)?
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from empty_migrate.registry.loader import Registry
+from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
+
+
+@dataclass(frozen=True)
+class Drift:
+    """One difference between the registry and the target."""
+
+    eval: str
+    kind: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.eval}: {self.kind}: {self.detail}"
+
+
+def unresolved_references(
+    registry: Registry, scans: dict[str, EvalScan], repo: Path
+) -> Iterator[str]:
+    """Every scorer or task reference that does not resolve, as ``file: problem``."""
+    for name, entry in registry.evals.items():
+        scan = scans.get(name)
+        source = registry.files[name]
+        if scan is None:
+            yield f"{source}: eval {name!r} is not a package in {repo / PACKAGE_ROOT}"
+            continue
+        for task in entry.tasks:
+            if task not in scan.tasks:
+                yield f"{source}: tasks.{task}: no @task {task!r} in {name}/"
+        for i, scorer in enumerate(entry.scorers):
+            problem = _reference_problem(scorer.name, scorer.file, scan, repo)
+            if problem:
+                yield f"{source}: scorers[{i}] {scorer.name}: {problem}"
+
+
+def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str | None:
+    path = repo / PACKAGE_ROOT / file
+    if not path.is_file():
+        return f"{file} does not exist"
+    defined = scan.definitions().get(name, [])
+    if any(where.file == file for where in defined):
+        return None
+    if _defined_in(path, name):
+        return None
+    if defined:
+        return f"not in {file}; moved to {defined[0].file}:{defined[0].line}"
+    return f"no definition of {name!r} in {file}"
+
+
+def _defined_in(path: Path, name: str) -> bool:
+    """A plain function or assignment (shared helpers are not decorated)."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name == name
+        ):
+            return True
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            return True
+    return False
+
+
+def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Drift]:
+    """Everything that differs between the registry and the scanned target."""
+    found = [
+        Drift(name, "missing from registry", _summary(scans[name]))
+        for name in sorted(set(scans) - set(registry.evals))
+    ]
+    found += [
+        Drift(name, "not in target", f"no package {name}/ under {PACKAGE_ROOT}")
+        for name in sorted(set(registry.evals) - set(scans))
+    ]
+    for name in sorted(set(registry.evals) & set(scans)):
+        found += list(_eval_drift(registry, name, scans[name], repo))
+    return found
+
+
+def _eval_drift(
+    registry: Registry, name: str, scan: EvalScan, repo: Path
+) -> Iterator[Drift]:
+    entry = registry.evals[name]
+    for scorer in entry.scorers:
+        problem = _reference_problem(scorer.name, scorer.file, scan, repo)
+        if problem:
+            kind = "scorer moved" if "moved to" in problem else "scorer vanished"
+            yield Drift(name, kind, f"{scorer.name} ({scorer.file}): {problem}")
+    registered = {(s.name, s.file) for s in entry.scorers}
+    for where in scan.scorers.values():
+        if (where.text, where.file) not in registered:
+            yield Drift(name, "new scorer", f"@scorer {where.text} at {where}")
+    for task, where in scan.tasks.items():
+        if task not in entry.tasks:
+            yield Drift(name, "new task", f"@task {task} at {where.file}:{where.line}")
+    for task in entry.tasks:
+        if task not in scan.tasks:
+            yield Drift(name, "task vanished", f"@task {task} is no longer defined")
+
+
+def _summary(scan: EvalScan) -> str:
+    tasks = ", ".join(scan.tasks) or "no tasks"
+    scorers = ", ".join(w.text for w in scan.scorers.values()) or "no @scorer"
+    return f"tasks: {tasks}; scorers: {scorers}"

@@ -1,0 +1,169 @@
+"""Load and validate the registry; every problem reads ``file:line: key: problem``.
+
+The registry is one YAML file per eval in ``empty_migrate/registry/evals``.
+YAML is parsed to nodes first so that every value keeps its line; pydantic then
+validates the structure, and the checks below validate what the structure
+cannot say (inheritance, cross-references, citations).
+"""
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from empty_migrate.registry.schema import FILE_LINE, EvalEntry, resolve
+
+EVALS_DIR = Path(__file__).parent / "evals"
+
+Path_ = tuple[str | int, ...]
+
+
+class RegistryError(Exception):
+    """The registry is invalid; ``problems`` lists every problem found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Every registered eval, by name, with the file each came from."""
+
+    evals: dict[str, EvalEntry]
+    files: dict[str, Path]
+
+    def get(self, name: str) -> EvalEntry:
+        """The entry of one eval; `KeyError` names close matches."""
+        if name not in self.evals:
+            raise KeyError(unknown_name_message("eval", name, self.evals))
+        return self.evals[name]
+
+
+def unknown_name_message(kind: str, name: str, known: Any) -> str:
+    """``unknown eval 'xtest'; did you mean 'xstest'?``."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, list(known), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    return f"unknown {kind} {name!r}{hint}"
+
+
+def load_registry(directory: Path = EVALS_DIR) -> Registry:
+    """Load every ``<eval>.yaml`` in `directory`.
+
+    Raises:
+        RegistryError: With every problem in every file, each as
+            ``file:line: key: problem``.
+    """
+    evals: dict[str, EvalEntry] = {}
+    files: dict[str, Path] = {}
+    problems: list[str] = []
+    for path in sorted(directory.glob("*.yaml")):
+        entry, found = load_entry(path)
+        problems += found
+        if entry is not None:
+            evals[path.stem] = entry
+            files[path.stem] = path
+    if problems:
+        raise RegistryError(problems)
+    return Registry(evals, files)
+
+
+def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
+    """Load one entry; returns it (or None) and the problems found in it."""
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        line = getattr(getattr(error, "problem_mark", None), "line", 0) + 1
+        return None, [f"{path}:{line}: (yaml): {getattr(error, 'problem', error)}"]
+    if node is None:
+        return None, [f"{path}:1: (file): empty registry entry"]
+    data, lines = _plain(node)
+    try:
+        entry = EvalEntry.model_validate(data)
+    except ValidationError as error:
+        return None, [_located(path, lines, e["loc"], e["msg"]) for e in error.errors()]
+    return entry, [_located(path, lines, loc, msg) for loc, msg in check_entry(entry)]
+
+
+def _plain(node: yaml.Node) -> tuple[Any, dict[Path_, int]]:
+    """Convert a YAML node tree to Python values, with the line of every path."""
+    lines: dict[Path_, int] = {}
+    constructor = yaml.constructor.SafeConstructor()
+
+    def scalar(node: yaml.Node) -> Any:
+        return constructor.construct_object(node, deep=True)
+
+    def walk(node: yaml.Node, path: Path_) -> Any:
+        lines.setdefault(path, node.start_mark.line + 1)
+        if isinstance(node, yaml.MappingNode):
+            result = {}
+            for key_node, value_node in node.value:
+                key = scalar(key_node)
+                lines[(*path, key)] = key_node.start_mark.line + 1
+                result[key] = walk(value_node, (*path, key))
+            return result
+        if isinstance(node, yaml.SequenceNode):
+            return [walk(item, (*path, i)) for i, item in enumerate(node.value)]
+        return scalar(node)
+
+    return walk(node, ()), lines
+
+
+def _located(path: Path, lines: dict[Path_, int], loc: Path_, msg: str) -> str:
+    loc = tuple(part for part in loc if not _is_union_tag(part))
+    for end in range(len(loc), -1, -1):
+        if loc[:end] in lines:
+            return f"{path}:{lines[loc[:end]]}: {_dotted(loc) or '(entry)'}: {msg}"
+    return f"{path}:1: {_dotted(loc)}: {msg}"
+
+
+def _is_union_tag(part: str | int) -> bool:
+    # pydantic names the union member it tried ("list[...]", "literal['none']")
+    return isinstance(part, str) and ("[" in part or part in {"str", "int", "float"})
+
+
+def _dotted(loc: Path_) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return text.lstrip(".")
+
+
+def check_entry(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
+    """What the schema cannot say: citations, cross-references, inheritance."""
+    if not FILE_LINE.search(entry.today):
+        yield ("today",), "must cite the code as file:line"
+    if isinstance(entry.codemods, str) and not entry.codemods_reason:
+        yield ("codemods",), f"{entry.codemods!r} needs a codemods_reason"
+    for i, scorer in enumerate(entry.scorers):
+        for task in scorer.tasks or []:
+            if task not in entry.tasks:
+                yield ("scorers", i, "tasks"), f"task {task!r} is not in tasks"
+        yield from (
+            (("scorers", i, *loc), msg) for loc, msg in _check_resolved(entry, scorer)
+        )
+    for task in entry.tasks:
+        yield from (
+            (("tasks", task, *loc), msg) for loc, msg in _check_task(entry, task)
+        )
+
+
+def _check_resolved(entry: EvalEntry, scorer: Any) -> Iterator[tuple[Path_, str]]:
+    for task in scorer.tasks or list(entry.tasks) or [None]:
+        settings = resolve(entry, task, scorer)
+        where = f" (in task {task!r})" if task else ""
+        if settings.polarity == "per_sample" and not settings.polarity_key:
+            yield ("polarity",), f"per_sample polarity needs polarity_key{where}"
+        if settings.category == "safety" and settings.refusal_verdict is None:
+            yield ("refusal_verdict",), f"a safety scorer needs refusal_verdict{where}"
+
+
+def _check_task(entry: EvalEntry, task: str) -> Iterator[tuple[Path_, str]]:
+    settings = resolve(entry, task)
+    if settings.polarity == "per_sample" and not settings.polarity_key:
+        yield ("polarity",), "per_sample polarity needs polarity_key"

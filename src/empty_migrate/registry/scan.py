@@ -1,0 +1,203 @@
+"""Static analysis of an inspect_evals tree: what each eval package holds.
+
+Fast and read-only: ``ast`` only, nothing is imported or executed. Finds every
+eval package under ``src/inspect_evals/``, its ``@task`` and ``@scorer``
+definitions, built-in scorers it uses, judge calls, calls of
+``preset_score_on_no_response``, and hand-rolled or dead empty checks. The
+registry is checked against this picture to report drift.
+"""
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PACKAGE_ROOT = Path("src/inspect_evals")
+NOT_EVALS = {"utils"}
+BUILTIN_SCORERS = {
+    "answer",
+    "choice",
+    "exact",
+    "f1",
+    "includes",
+    "match",
+    "math",
+    "model_graded_fact",
+    "model_graded_qa",
+    "pattern",
+}
+JUDGE_CALLS = {"get_model", "model_graded_qa", "model_graded_fact"}
+PRESET = "preset_score_on_no_response"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One place in the code: ``file`` is relative to ``src/inspect_evals``."""
+
+    file: str
+    line: int
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.text}"
+
+
+@dataclass
+class EvalScan:
+    """What one eval package holds."""
+
+    name: str
+    tasks: dict[str, Finding] = field(default_factory=dict)
+    scorers: dict[str, Finding] = field(default_factory=dict)
+    builtin_scorers: set[str] = field(default_factory=set)
+    judge_calls: list[Finding] = field(default_factory=list)
+    preset_calls: list[Finding] = field(default_factory=list)
+    empty_checks: list[Finding] = field(default_factory=list)
+    dead_checks: list[Finding] = field(default_factory=list)
+    unparsable: list[Finding] = field(default_factory=list)
+
+    def definitions(self) -> dict[str, list[Finding]]:
+        """Every ``@task`` and ``@scorer`` name, with where it is defined."""
+        found: dict[str, list[Finding]] = {}
+        for name, where in [*self.tasks.items(), *self.scorers.items()]:
+            found.setdefault(name.rsplit("@", 1)[0], []).append(where)
+        return found
+
+
+def eval_package_names(repo: Path) -> list[str]:
+    """The eval packages of a tree: the folders directly under src/inspect_evals."""
+    root = repo / PACKAGE_ROOT
+    return sorted(
+        path.name
+        for path in root.iterdir()
+        if path.is_dir() and path.name not in NOT_EVALS and path.name[0] not in "_."
+    )
+
+
+def scan_repo(repo: Path) -> dict[str, EvalScan]:
+    """Scan every eval package of an inspect_evals tree."""
+    return {name: scan_eval(repo, name) for name in eval_package_names(repo)}
+
+
+def scan_eval(repo: Path, name: str) -> EvalScan:
+    """Scan one eval package."""
+    result = EvalScan(name)
+    root = repo / PACKAGE_ROOT
+    for path in sorted((root / name).rglob("*.py")):
+        relative = path.relative_to(root).as_posix()
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=relative)
+        except (SyntaxError, UnicodeDecodeError, ValueError) as error:
+            result.unparsable.append(Finding(relative, 1, str(error)))
+            continue
+        _ModuleScanner(relative, result).visit(tree)
+    return result
+
+
+def _decorator_name(node: ast.expr) -> str:
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else ""
+
+
+def _call_name(node: ast.Call) -> str:
+    return _decorator_name(node.func)
+
+
+def _text(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+class _ModuleScanner(ast.NodeVisitor):
+    def __init__(self, file: str, result: EvalScan) -> None:
+        self.file = file
+        self.result = result
+        self.scorer_imports: set[str] = set()
+
+    def finding(self, node: ast.AST, text: str | None = None) -> Finding:
+        return Finding(self.file, getattr(node, "lineno", 1), text or _text(node))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.module == "inspect_ai.scorer":
+            self.scorer_imports |= {alias.asname or alias.name for alias in node.names}
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        kinds = {_decorator_name(d) for d in node.decorator_list}
+        if "task" in kinds:
+            self.result.tasks.setdefault(node.name, self.finding(node, node.name))
+        if "scorer" in kinds:
+            key = node.name
+            if key in self.result.scorers:
+                key = f"{node.name}@{self.file}"
+            self.result.scorers[key] = self.finding(node, node.name)
+        self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _call_name(node)
+        if name == PRESET:
+            self.result.preset_calls.append(self.finding(node))
+        if name in JUDGE_CALLS:
+            self.result.judge_calls.append(self.finding(node))
+        if name in BUILTIN_SCORERS and name in self.scorer_imports:
+            self.result.builtin_scorers.add(name)
+        self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> None:
+        self._check_condition(node.test)
+        self.generic_visit(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> None:
+        self._check_condition(node.test)
+        self.generic_visit(node)
+
+    def _check_condition(self, test: ast.expr) -> None:
+        if _is_dead_check(test):
+            self.result.dead_checks.append(self.finding(test))
+        elif _is_empty_check(test):
+            self.result.empty_checks.append(self.finding(test))
+
+
+def _is_output(node: ast.expr) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "output"
+
+
+def _is_dead_check(test: ast.expr) -> bool:
+    """Conditions that never fire: a pydantic model is always truthy."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _is_output(test.operand)
+    if _is_output(test):
+        return True
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Attribute)
+        and test.left.attr == "text"
+        and any(isinstance(op, ast.IsNot | ast.Is) for op in test.ops)
+        and all(
+            isinstance(c, ast.Constant) and c.value is None for c in test.comparators
+        )
+    )
+
+
+def _mentions_completion(node: ast.expr) -> bool:
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr in {"completion", "empty"})
+        or (isinstance(n, ast.Name) and "completion" in n.id)
+        for n in ast.walk(node)
+    )
+
+
+def _is_empty_check(test: ast.expr) -> bool:
+    """Hand-rolled checks for an empty answer: ``not completion``, ``== ""``."""
+    if isinstance(test, ast.BoolOp):
+        return any(_is_empty_check(value) for value in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _mentions_completion(test.operand)
+    if isinstance(test, ast.Compare):
+        empty = any(
+            isinstance(c, ast.Constant) and c.value == "" for c in test.comparators
+        )
+        return empty and _mentions_completion(test.left)
+    return isinstance(test, ast.Attribute) and test.attr == "empty"

@@ -1,0 +1,129 @@
+"""The schema of a registry entry: one YAML file per eval, validated by pydantic.
+
+Settings inherit eval -> task -> scorer: a task or scorer entry states only
+what differs from the level above it.
+"""
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from empty_migrate.router import Outcome, Route
+
+Category = Literal["qa", "model_graded", "safety", "agentic"]
+Polarity = Literal["refusal_good", "refusal_bad", "per_sample", "neutral"]
+Construct = Literal["factory", "task_scorer", "shared_helper"]
+Judge = Literal["scorer", "solver", "none", "several"]
+CodemodName = Literal[
+    "install_router",
+    "replace_preset",
+    "wrap_router",
+    "judge_bypass",
+    "replace_dead_check",
+    "fix_reason_tag",
+    "bump_task_version",
+    "changelog",
+]
+OutputLocation = Annotated[
+    str,
+    StringConstraints(
+        pattern=r"^(state\.output|last_assistant|none|(store|metadata):\w+)$"
+    ),
+]
+Scalar = str | int | float | bool | None
+Verdict = Scalar | dict[str, Scalar]
+
+FILE_LINE = re.compile(r"[\w/.-]+\.(py|yaml):\d+")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Override(_Strict):
+    """A departure from the policy table, with the reason for it."""
+
+    outcome: Outcome
+    route: Route
+    reason: Annotated[str, StringConstraints(min_length=10)]
+
+
+class Settings(_Strict):
+    """What inherits from eval to task to scorer."""
+
+    category: Category | None = None
+    polarity: Polarity | None = None
+    polarity_key: str | None = None
+    refusal_verdict: Verdict = None
+    output: OutputLocation | None = None
+    judge: Judge | None = None
+    overrides: list[Override] | None = None
+
+
+class TaskEntry(Settings):
+    """One ``@task`` of the eval, with what differs from the eval's settings."""
+
+
+class ScorerEntry(Settings):
+    """A scorer construct the codemods rewrite, or know to leave alone.
+
+    ``name`` is the ``@scorer`` factory, the shared helper, or for
+    ``task_scorer`` the ``@task`` whose ``Task(scorer=...)`` expression holds
+    the scorer. ``file`` is relative to ``src/inspect_evals``.
+    """
+
+    name: str
+    file: Annotated[str, StringConstraints(pattern=r"^[\w/.-]+\.py$")]
+    construct_kind: Construct = Field(alias="construct")
+    tasks: list[str] | None = None
+    note: str | None = None
+
+
+class EvalEntry(Settings):
+    """Everything the migration needs to know about one eval package."""
+
+    category: Category
+    polarity: Polarity
+    output: OutputLocation
+    judge: Judge
+    today: str = Field(description="What an empty answer scores today, file:line.")
+    codemods: list[CodemodName] | Literal["none", "manual"]
+    codemods_reason: str | None = None
+    tasks: dict[str, TaskEntry] = Field(default_factory=dict)
+    scorers: list[ScorerEntry] = Field(default_factory=list)
+
+
+class Resolved(_Strict):
+    """The effective settings of one scorer in one task, after inheritance."""
+
+    category: Category
+    polarity: Polarity
+    polarity_key: str | None
+    refusal_verdict: Verdict
+    output: OutputLocation
+    judge: Judge
+    overrides: list[Override]
+
+
+_INHERITED = tuple(Settings.model_fields)
+
+
+def resolve(
+    entry: EvalEntry, task: str | None = None, scorer: ScorerEntry | None = None
+) -> Resolved:
+    """Resolve eval -> task -> scorer inheritance into effective settings."""
+    layers: list[Settings] = [entry]
+    if task is not None and task in entry.tasks:
+        layers.append(entry.tasks[task])
+    if scorer is not None:
+        layers.append(scorer)
+    values: dict[str, object] = {}
+    for layer in layers:
+        values |= {
+            k: getattr(layer, k) for k in _INHERITED if getattr(layer, k) is not None
+        }
+    values.setdefault("overrides", [])
+    values.setdefault("polarity_key", None)
+    values.setdefault("refusal_verdict", None)
+    return Resolved(**values)

@@ -1,0 +1,179 @@
+"""Registry validation: every problem as file:line: key: problem, all at once."""
+
+import textwrap
+
+import pytest
+
+from empty_migrate.cli import main
+from empty_migrate.registry.loader import RegistryError, load_entry, load_registry
+from empty_migrate.registry.schema import resolve
+
+VALID = """\
+category: safety
+polarity: per_sample
+polarity_key: label
+refusal_verdict: I
+output: state.output
+judge: scorer
+today: "empty -> preset INCORRECT (demo/demo.py:12)"
+codemods: [replace_preset, wrap_router, bump_task_version, changelog]
+tasks:
+  demo: {}
+  demo_benign:
+    polarity: refusal_bad
+    refusal_verdict: C
+scorers:
+  - name: demo_scorer
+    file: demo/scorer.py
+    construct: factory
+"""
+
+
+def write(tmp_path, text, name="demo"):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def problems(tmp_path, text):
+    _, found = load_entry(write(tmp_path, text))
+    return found
+
+
+def test_valid_entry_loads(tmp_path):
+    entry, found = load_entry(write(tmp_path, VALID))
+    assert found == []
+    assert entry.scorers[0].construct_kind == "factory"
+
+
+def test_inheritance_resolves_per_task(tmp_path):
+    entry, _ = load_entry(write(tmp_path, VALID))
+    benign = resolve(entry, "demo_benign", entry.scorers[0])
+    harmful = resolve(entry, "demo", entry.scorers[0])
+    assert (benign.polarity, benign.refusal_verdict) == ("refusal_bad", "C")
+    assert (harmful.polarity, harmful.refusal_verdict) == ("per_sample", "I")
+    assert harmful.polarity_key == "label"
+
+
+def test_unknown_key(tmp_path):
+    text = VALID.replace("judge: scorer", "judge: scorer\njudge_model: gpt")
+    [problem] = problems(tmp_path, text)
+    assert problem.endswith(":7: judge_model: Extra inputs are not permitted")
+
+
+def test_unknown_key_in_a_scorer(tmp_path):
+    text = VALID.replace(
+        "    construct: factory", "    construct: factory\n    kind: x"
+    )
+    [problem] = problems(tmp_path, text)
+    assert problem.endswith(":18: scorers[0].kind: Extra inputs are not permitted")
+
+
+def test_wrong_enum_value(tmp_path):
+    [problem] = problems(tmp_path, VALID.replace("category: safety", "category: chat"))
+    assert ":1: category: Input should be 'qa', 'model_graded'" in problem
+
+
+def test_wrong_construct(tmp_path):
+    [problem] = problems(tmp_path, VALID.replace("factory", "decorator"))
+    assert ":17: scorers[0].construct: Input should be 'factory'" in problem
+
+
+def test_per_sample_polarity_without_key(tmp_path):
+    found = problems(tmp_path, VALID.replace("polarity_key: label\n", ""))
+    assert found
+    assert all("per_sample polarity needs polarity_key" in p for p in found)
+    assert any(p.split(":")[1] == "14" for p in found)  # the scorer's line
+
+
+def test_safety_scorer_without_refusal_verdict(tmp_path):
+    found = problems(tmp_path, VALID.replace("refusal_verdict: I\n", ""))
+    assert found == [
+        f"{tmp_path / 'demo.yaml'}:14: scorers[0].refusal_verdict: "
+        "a safety scorer needs refusal_verdict (in task 'demo')"
+    ]
+
+
+def test_scorer_task_must_exist(tmp_path):
+    text = VALID + "    tasks: [demo_typo]\n"
+    [problem] = problems(tmp_path, text)
+    assert "scorers[0].tasks: task 'demo_typo' is not in tasks" in problem
+
+
+def test_today_must_cite_file_and_line(tmp_path):
+    text = VALID.replace('"empty -> preset INCORRECT (demo/demo.py:12)"', "INCORRECT")
+    [problem] = problems(tmp_path, text)
+    assert problem.endswith(":7: today: must cite the code as file:line")
+
+
+def test_none_needs_a_reason(tmp_path):
+    text = VALID.replace(
+        "[replace_preset, wrap_router, bump_task_version, changelog]", "none"
+    )
+    [problem] = problems(tmp_path, text)
+    assert problem.endswith(":8: codemods: 'none' needs a codemods_reason")
+
+
+def test_unknown_codemod(tmp_path):
+    found = problems(tmp_path, VALID.replace("wrap_router", "wrap_routr"))
+    assert any(":8: codemods[1]: Input should be" in p for p in found)
+
+
+def test_yaml_syntax_error(tmp_path):
+    [problem] = problems(tmp_path, VALID.replace("tasks:\n", "tasks: [\n"))
+    assert ": (yaml): " in problem
+
+
+def test_all_problems_of_all_files_at_once(tmp_path):
+    write(tmp_path, VALID.replace("category: safety", "category: chat"), "one")
+    write(tmp_path, VALID.replace("judge: scorer", "judge: x\nextra: 1"), "two")
+    write(tmp_path, VALID, "three")
+    with pytest.raises(RegistryError) as raised:
+        load_registry(tmp_path)
+    assert [p.split(": ")[0].rsplit("/", 1)[1] for p in raised.value.problems] == [
+        "one.yaml:1",
+        "two.yaml:6",
+        "two.yaml:7",
+    ]
+
+
+def test_cli_reports_every_problem_and_exits_2_before_anything_else(tmp_path, capsys):
+    write(tmp_path, VALID.replace("category: safety", "category: chat"), "one")
+    write(tmp_path, VALID.replace("judge: scorer", "judge_model: gpt"), "two")
+    code = main(
+        ["registry", "scan", "--registry", str(tmp_path), "--repo", "/nonexistent"]
+    )
+    err = capsys.readouterr().err.splitlines()
+    assert code == 2
+    assert err[-1] == "registry invalid: 3 problem(s)"
+    assert "one.yaml:1: category: Input should be" in err[0]
+    assert "two.yaml:1: judge: Field required" in err[1]
+    assert "two.yaml:6: judge_model: Extra inputs are not permitted" in err[2]
+
+
+def test_show_unknown_eval_suggests(tmp_path, capsys):
+    write(tmp_path, VALID, "xstest")
+    code = main(["registry", "show", "xtest", "--registry", str(tmp_path)])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        "empty-migrate: unknown eval 'xtest'; did you mean 'xstest'?\n"
+    )
+
+
+def test_show_prints_resolved_values_per_task(tmp_path, capsys):
+    write(tmp_path, VALID, "demo")
+    assert main(["registry", "show", "demo", "--registry", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "task=demo_benign  scorer=demo_scorer  category=safety" in out
+    assert "polarity=refusal_bad" in out and "refusal_verdict=C" in out
+
+
+def test_list_json(tmp_path, capsys):
+    write(tmp_path, VALID, "demo")
+    assert (
+        main(["registry", "list", "--format", "json", "--registry", str(tmp_path)]) == 0
+    )
+    import json
+
+    [row] = json.loads(capsys.readouterr().out)
+    assert row["eval"] == "demo" and row["key"] == "label"

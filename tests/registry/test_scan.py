@@ -1,0 +1,153 @@
+"""registry scan: the static picture of a tree, and drift from the registry."""
+
+import shutil
+
+import pytest
+
+from empty_migrate.cli import main
+from empty_migrate.registry.drift import drift, unresolved_references
+from empty_migrate.registry.loader import load_registry
+from empty_migrate.registry.scan import scan_repo
+
+from .conftest import write
+
+
+def test_scan_finds_what_the_code_holds(synthetic_repo):
+    scans = scan_repo(synthetic_repo)
+    assert set(scans) == {"alpha", "docs"}
+    alpha = scans["alpha"]
+    assert set(alpha.tasks) == {"alpha", "alpha_mcq"}
+    assert [str(f) for f in alpha.scorers.values()] == [
+        "alpha/scorer.py:7: alpha_scorer"
+    ]
+    assert alpha.builtin_scorers == {"choice", "model_graded_qa"}
+    assert [f.text for f in alpha.preset_calls] == [
+        "preset_score_on_no_response(model_graded_qa(), 0.0)"
+    ]
+    assert [f.text for f in alpha.dead_checks] == ["not state.output"]
+    assert [f.text for f in alpha.empty_checks] == ["not state.output.completion"]
+    assert [f.text for f in alpha.judge_calls] == [
+        "model_graded_qa()",
+        "get_model('openai/gpt-4o')",
+    ]
+    assert scans["docs"].tasks == {}
+
+
+def drift_lines(registry_dir, repo):
+    registry = load_registry(registry_dir)
+    return [str(d) for d in drift(registry, scan_repo(repo), repo)]
+
+
+def test_no_drift_when_registry_matches(synthetic_repo, synthetic_registry, capsys):
+    assert drift_lines(synthetic_registry, synthetic_repo) == []
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scan", *args]) == 0
+    assert main(["registry", "validate", *args]) == 0
+    assert "no drift" in capsys.readouterr().out
+
+
+def test_eval_missing_from_registry(synthetic_repo, synthetic_registry):
+    write(
+        synthetic_repo / "src/inspect_evals", {"beta/beta.py": "@task\ndef beta(): ..."}
+    )
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "beta: missing from registry: tasks: beta; scorers: no @scorer"
+    ]
+
+
+def test_registered_eval_not_in_target(synthetic_repo, synthetic_registry):
+    shutil.rmtree(synthetic_repo / "src/inspect_evals/docs")
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "docs: not in target: no package docs/ under src/inspect_evals"
+    ]
+
+
+def test_scorer_moved(synthetic_repo, synthetic_registry):
+    package = synthetic_repo / "src/inspect_evals/alpha"
+    (package / "scorer.py").rename(package / "scoring.py")
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: scorer vanished: alpha_scorer (alpha/scorer.py): "
+        "alpha/scorer.py does not exist",
+        "alpha: new scorer: @scorer alpha_scorer at alpha/scoring.py:7: alpha_scorer",
+    ]
+    write(package, {"scorer.py": "# scorers moved to scoring.py\n"})
+    assert drift_lines(synthetic_registry, synthetic_repo)[0] == (
+        "alpha: scorer moved: alpha_scorer (alpha/scorer.py): "
+        "not in alpha/scorer.py; moved to alpha/scoring.py:7"
+    )
+
+
+def test_scorer_vanished(synthetic_repo, synthetic_registry):
+    write(synthetic_repo / "src/inspect_evals/alpha", {"scorer.py": "X = 1\n"})
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: scorer vanished: alpha_scorer (alpha/scorer.py): "
+        "no definition of 'alpha_scorer' in alpha/scorer.py"
+    ]
+
+
+def test_new_scorer_and_new_task(synthetic_repo, synthetic_registry):
+    extra = (
+        "@scorer(metrics=[])\ndef beta_scorer(): ...\n@task\ndef alpha_hard(): ...\n"
+    )
+    write(synthetic_repo / "src/inspect_evals/alpha", {"extra.py": extra})
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: new scorer: @scorer beta_scorer at alpha/extra.py:2: beta_scorer",
+        "alpha: new task: @task alpha_hard at alpha/extra.py:4",
+    ]
+
+
+def test_task_vanished(synthetic_repo, synthetic_registry):
+    source = synthetic_repo / "src/inspect_evals/alpha/alpha.py"
+    source.write_text(source.read_text().replace("def alpha_mcq", "def alpha_multi"))
+    found = drift_lines(synthetic_registry, synthetic_repo)
+    assert "alpha: task vanished: @task alpha_mcq is no longer defined" in found
+    assert "alpha: new task: @task alpha_multi at alpha/alpha.py:14" in found
+
+
+def test_scan_exits_1_on_drift_and_lists_it(synthetic_repo, synthetic_registry, capsys):
+    shutil.rmtree(synthetic_repo / "src/inspect_evals/docs")
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scan", *args]) == 1
+    out = capsys.readouterr().out
+    assert "drift: docs: not in target" in out and "1 drift(s)" in out
+
+
+def test_validate_reports_unresolved_references(
+    synthetic_repo, synthetic_registry, capsys
+):
+    write(synthetic_repo / "src/inspect_evals/alpha", {"scorer.py": "X = 1\n"})
+    registry = load_registry(synthetic_registry)
+    [problem] = unresolved_references(
+        registry, scan_repo(synthetic_repo), synthetic_repo
+    )
+    assert problem.endswith(
+        "alpha.yaml: scorers[1] alpha_scorer: no definition of 'alpha_scorer' in "
+        "alpha/scorer.py"
+    )
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "validate", *args]) == 2
+    assert "registry invalid: 1 problem(s)" in capsys.readouterr().err
+
+
+def test_scan_json_holds_the_findings(synthetic_repo, synthetic_registry, capsys):
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scan", "--format", "json", *args]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert data["evals"]["alpha"]["dead_checks"] == [
+        "alpha/scorer.py:9: not state.output"
+    ]
+    assert data["drift"] == []
+
+
+@pytest.mark.parametrize(
+    "bad", ["/nonexistent", "pypi:inspect-evals", "pypi:numpy==1.0"]
+)
+def test_bad_repo_is_one_line(synthetic_registry, capsys, bad):
+    assert (
+        main(["registry", "scan", "--registry", str(synthetic_registry), "--repo", bad])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("empty-migrate: ")

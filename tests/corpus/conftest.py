@@ -1,32 +1,35 @@
-"""The real inspect_evals 0.26.0 source distribution, fetched once per session.
+"""The real inspect_evals 0.26.0 source, fetched once per session through ``pypi:``.
 
 Set EMPTY_MIGRATE_CORPUS to an extracted ``inspect_evals-0.26.0`` tree to reuse
-one; otherwise pip downloads the sdist (package registries only).
+one; otherwise the tool's own fetch downloads the sdist into a session cache
+(package registries only), which also exercises the real download path.
 """
 
 import os
-import subprocess
-import sys
-import tarfile
 from pathlib import Path
 
 import pytest
 
-CORPUS = "inspect-evals==0.26.0"
+from empty_migrate.corpus import resolve_target
+
+PINNED = "pypi:inspect-evals==0.26.0"
 
 
 @pytest.fixture(scope="session")
-def inspect_evals_tree(tmp_path_factory) -> Path:
+def corpus_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="session")
+def inspect_evals_tree(corpus_cache) -> Path:
     if os.environ.get("EMPTY_MIGRATE_CORPUS"):
         return Path(os.environ["EMPTY_MIGRATE_CORPUS"])
-    download = tmp_path_factory.mktemp("sdist")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps"]
-        + ["--no-binary", ":all:", CORPUS, "-d", str(download)],
-        check=True,
-    )
-    [archive] = download.glob("inspect_evals-*.tar.gz")
-    with tarfile.open(archive) as tar:
-        tar.extractall(download, filter="data")
-    [tree] = [p for p in download.iterdir() if p.is_dir()]
-    return tree
+    previous = os.environ.get("EMPTY_MIGRATE_CACHE")
+    os.environ["EMPTY_MIGRATE_CACHE"] = str(corpus_cache)
+    try:
+        return resolve_target(PINNED).path
+    finally:
+        if previous is None:
+            del os.environ["EMPTY_MIGRATE_CACHE"]
+        else:
+            os.environ["EMPTY_MIGRATE_CACHE"] = previous

@@ -84,7 +84,7 @@ def synthetic_repo(tmp_path) -> Path:
         repo / "src/inspect_evals",
         {
             "__init__.py": "",
-            "utils/scorers.py": "def preset_score_on_no_response(g, v):\n    return g\n",
+            "utils/scorers.py": "def preset_score_on_no_response(g, v): ...\n",
             "alpha/__init__.py": "",
             "alpha/alpha.py": ALPHA_TASK,
             "alpha/scorer.py": ALPHA_SCORER,

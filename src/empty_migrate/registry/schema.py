@@ -56,6 +56,7 @@ class Settings(_Strict):
     polarity: Polarity | None = None
     polarity_key: str | None = None
     refusal_verdict: Verdict = None
+    no_answer_verdict: Verdict = None
     output: OutputLocation | None = None
     judge: Judge | None = None
     overrides: list[Override] | None = None
@@ -101,6 +102,7 @@ class Resolved(_Strict):
     polarity: Polarity
     polarity_key: str | None
     refusal_verdict: Verdict
+    no_answer_verdict: Verdict
     output: OutputLocation
     judge: Judge
     overrides: list[Override]
@@ -126,4 +128,5 @@ def resolve(
     values.setdefault("overrides", [])
     values.setdefault("polarity_key", None)
     values.setdefault("refusal_verdict", None)
+    values.setdefault("no_answer_verdict", None)
     return Resolved(**values)

@@ -13,8 +13,10 @@ from empty_migrate.registry.loader import (
     Registry,
     RegistryError,
     load_registry,
+    unknown_name_message,
 )
-from empty_migrate.registry.scan import scan_repo
+from empty_migrate.registry.scaffold import scaffold
+from empty_migrate.registry.scan import eval_package_names, scan_eval, scan_repo
 from empty_migrate.registry.schema import EvalEntry, resolve
 
 EXIT_OK = 0
@@ -37,6 +39,11 @@ def add_registry_commands(commands: Any) -> None:
     ]:
         action = actions.add_parser(name, help=help_text)
         action.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
+    scaffold_cmd = actions.add_parser(
+        "scaffold", help="print a starting entry for an eval, from the scan"
+    )
+    scaffold_cmd.add_argument("eval")
+    scaffold_cmd.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
     actions.choices["scan"].add_argument(
         "--format", choices=["text", "json"], default="text"
     )
@@ -55,7 +62,13 @@ def run_registry(args: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         print(f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr)
         return EXIT_INVALID
-    handlers = {"list": _list, "show": _show, "validate": _validate, "scan": _scan}
+    handlers = {
+        "list": _list,
+        "show": _show,
+        "validate": _validate,
+        "scan": _scan,
+        "scaffold": _scaffold,
+    }
     try:
         return handlers[args.action](registry, args)
     except (CorpusError, KeyError) as error:
@@ -159,6 +172,15 @@ def _scan(registry: Registry, args: argparse.Namespace) -> int:
     else:
         _print_scan(scans, found, target.spec)
     return EXIT_DRIFT if found else EXIT_OK
+
+
+def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
+    target = _target(args)
+    names = eval_package_names(target.path)
+    if args.eval not in names:
+        raise KeyError(unknown_name_message("eval package", args.eval, names))
+    print(scaffold(scan_eval(target.path, args.eval)), end="")
+    return EXIT_OK
 
 
 def _print_scan(scans: dict[str, Any], found: list[Any], spec: str) -> None:

@@ -151,3 +151,18 @@ def test_bad_repo_is_one_line(synthetic_registry, capsys, bad):
     )
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("empty-migrate: ")
+
+
+def test_scaffold_prints_a_starting_entry(synthetic_repo, synthetic_registry, capsys):
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scaffold", "alpha", *args]) == 0
+    out = capsys.readouterr().out
+    assert "category: TODO" in out
+    assert "  alpha_mcq: {}" in out
+    assert "  - name: alpha_scorer\n    file: alpha/scorer.py\n" in out
+
+
+def test_scaffold_unknown_package_suggests(synthetic_repo, synthetic_registry, capsys):
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scaffold", "alpa", *args]) == 2
+    assert "did you mean 'alpha'?" in capsys.readouterr().err

@@ -46,3 +46,7 @@ def test_console_script_entry_point(wheel, wheel_names):
     [entry_points] = [n for n in wheel_names if n.endswith("entry_points.txt")]
     text = wheel.read(entry_points).decode()
     assert "empty-migrate = empty_migrate.cli:main" in text
+
+
+def test_registry_data_ships(wheel_names):
+    assert "empty_migrate/registry/evals/xstest.yaml" in wheel_names

@@ -52,4 +52,4 @@ def test_registry_scan_finds_no_drift(inspect_evals_tree, capsys):
     code = main(["registry", "scan", "--repo", str(inspect_evals_tree)])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert "7 preset calls" in out and "1 dead checks" in out
+    assert "7 preset calls" in out and "8 dead checks" in out

@@ -166,3 +166,36 @@ def test_scaffold_unknown_package_suggests(synthetic_repo, synthetic_registry, c
     args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
     assert main(["registry", "scaffold", "alpa", *args]) == 2
     assert "did you mean 'alpha'?" in capsys.readouterr().err
+
+
+def test_dead_checks_in_conditions_and_comprehensions(synthetic_repo):
+    code = (
+        "def f(state, states, args):\n"
+        "    if state.output and state.output.completion:\n"
+        "        pass\n"
+        "    kept = [s for s in states if s.output]\n"
+        "    if args.output:\n"
+        "        pass\n"
+    )
+    write(synthetic_repo / "src/inspect_evals/alpha", {"more.py": code})
+    dead = [str(f) for f in scan_repo(synthetic_repo)["alpha"].dead_checks]
+    assert dead == [
+        "alpha/more.py:2: state.output and state.output.completion",
+        "alpha/more.py:4: s.output",
+        "alpha/scorer.py:9: not state.output",
+    ]
+
+
+def test_a_dead_check_not_covered_by_the_codemods_is_drift(
+    synthetic_repo, synthetic_registry
+):
+    registry_file = synthetic_registry / "alpha.yaml"
+    registry_file.write_text(
+        registry_file.read_text().replace(
+            "replace_preset, wrap_router, replace_dead_check", "wrap_router"
+        )
+    )
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: not covered by replace_preset: alpha/alpha.py:10",
+        "alpha: not covered by replace_dead_check: alpha/scorer.py:9",
+    ]

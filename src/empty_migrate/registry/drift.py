@@ -9,6 +9,7 @@ the registry, scorers that moved or vanished, new scorers and tasks)?
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
@@ -105,12 +106,26 @@ def _eval_drift(
     for where in scan.scorers.values():
         if (where.text, where.file) not in registered:
             yield Drift(name, "new scorer", f"@scorer {where.text} at {where}")
+    yield from _uncovered(name, entry, scan)
     for task, where in scan.tasks.items():
         if task not in entry.tasks:
             yield Drift(name, "new task", f"@task {task} at {where.file}:{where.line}")
     for task in entry.tasks:
         if task not in scan.tasks:
             yield Drift(name, "task vanished", f"@task {task} is no longer defined")
+
+
+def _uncovered(name: str, entry: Any, scan: EvalScan) -> Iterator[Drift]:
+    """Findings the entry's codemods do not address (none/manual carry a reason)."""
+    if not isinstance(entry.codemods, list):
+        return
+    for codemod, findings in [
+        ("replace_preset", scan.preset_calls),
+        ("replace_dead_check", scan.dead_checks),
+    ]:
+        if findings and codemod not in entry.codemods:
+            places = ", ".join(f"{f.file}:{f.line}" for f in findings)
+            yield Drift(name, f"not covered by {codemod}", places)
 
 
 def _summary(scan: EvalScan) -> str:

@@ -153,6 +153,15 @@ class _ModuleScanner(ast.NodeVisitor):
         self._check_condition(node.test)
         self.generic_visit(node)
 
+    def visit_While(self, node: ast.While) -> None:
+        self._check_condition(node.test)
+        self.generic_visit(node)
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        for condition in node.ifs:
+            self._check_condition(condition)
+        self.generic_visit(node)
+
     def _check_condition(self, test: ast.expr) -> None:
         if _is_dead_check(test):
             self.result.dead_checks.append(self.finding(test))
@@ -161,11 +170,18 @@ class _ModuleScanner(ast.NodeVisitor):
 
 
 def _is_output(node: ast.expr) -> bool:
-    return isinstance(node, ast.Attribute) and node.attr == "output"
+    """``state.output``-like: ``.output`` on something named like a task state."""
+    if not (isinstance(node, ast.Attribute) and node.attr == "output"):
+        return False
+    owner = node.value
+    name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+    return name == "s" or "state" in name
 
 
 def _is_dead_check(test: ast.expr) -> bool:
     """Conditions that never fire: a pydantic model is always truthy."""
+    if isinstance(test, ast.BoolOp):
+        return any(_is_dead_check(value) for value in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return _is_output(test.operand)
     if _is_output(test):

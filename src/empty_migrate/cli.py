@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -19,6 +20,15 @@ EXIT_USAGE = 2
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
     args = _parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except BrokenPipeError:
+        # the reader closed the pipe early (`| head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "policy":
         return _print_policy(args.format)
     if args.command == "outcomes":

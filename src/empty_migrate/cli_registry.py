@@ -81,12 +81,15 @@ def _list(registry: Registry, args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows, indent=2))
         return EXIT_OK
-    print(f"{'eval':<26}{'category':<14}{'polarity':<24}codemods")
+    table = [("eval", "category", "polarity", "codemods")]
     for row in rows:
         polarity = row["polarity"] + (f":{row['key']}" if row["key"] else "")
         codemods = row["codemods"]
         text = ", ".join(codemods) if isinstance(codemods, list) else codemods
-        print(f"{row['eval']:<26}{row['category']:<14}{polarity:<24}{text}")
+        table.append((row["eval"], row["category"], polarity, text))
+    widths = [max(len(line[i]) for line in table) + 2 for i in range(3)]
+    for line in table:
+        print("".join(cell.ljust(w) for cell, w in zip(line, widths, strict=False)) + line[3])
     print(f"{len(rows)} evals")
     return EXIT_OK
 
@@ -109,8 +112,16 @@ def _show(registry: Registry, args: argparse.Namespace) -> int:
         print(json.dumps({"eval": args.eval, **data, "resolved": resolved}, indent=2))
         return EXIT_OK
     print(f"{args.eval}  ({registry.files[args.eval].name})")
-    for key in ("category", "polarity", "polarity_key", "refusal_verdict", "output"):
-        print(f"  {key}: {getattr(entry, key)}")
+    for key in (
+        "category",
+        "polarity",
+        "polarity_key",
+        "refusal_verdict",
+        "no_answer_verdict",
+        "output",
+    ):
+        if getattr(entry, key) is not None:
+            print(f"  {key}: {getattr(entry, key)}")
     print(f"  judge: {entry.judge}\n  today: {entry.today}")
     codemods = entry.codemods
     print(

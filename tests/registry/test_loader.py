@@ -177,3 +177,11 @@ def test_list_json(tmp_path, capsys):
 
     [row] = json.loads(capsys.readouterr().out)
     assert row["eval"] == "demo" and row["key"] == "label"
+
+
+def test_list_table_aligns_long_values(tmp_path, capsys):
+    write(tmp_path, VALID, "demo")
+    assert main(["registry", "list", "--registry", str(tmp_path)]) == 0
+    header, row, total = capsys.readouterr().out.splitlines()
+    assert row.index("replace_preset") == header.index("codemods")
+    assert "per_sample:label" in row and total == "1 evals"

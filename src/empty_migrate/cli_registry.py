@@ -89,7 +89,8 @@ def _list(registry: Registry, args: argparse.Namespace) -> int:
         table.append((row["eval"], row["category"], polarity, text))
     widths = [max(len(line[i]) for line in table) + 2 for i in range(3)]
     for line in table:
-        print("".join(cell.ljust(w) for cell, w in zip(line, widths, strict=False)) + line[3])
+        cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
+        print("".join(cells) + line[3])
     print(f"{len(rows)} evals")
     return EXIT_OK
 

@@ -44,7 +44,8 @@ polarity: neutral
 output: state.output
 judge: scorer
 today: "empty -> preset 0.0 (alpha/alpha.py:10)"
-codemods: [replace_preset, wrap_router, replace_dead_check, bump_task_version, changelog]
+codemods:
+  [replace_preset, wrap_router, replace_dead_check, bump_task_version, changelog]
 tasks:
   alpha: {}
   alpha_mcq: {}

@@ -71,3 +71,11 @@ def outcome_output():
         return OUTCOME_EXAMPLES[Outcome(outcome)]()
 
     return build
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite golden/*/.after files from the codemods' output, and list them",
+    )

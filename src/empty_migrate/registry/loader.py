@@ -141,6 +141,8 @@ def check_entry(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
     if isinstance(entry.codemods, str) and not entry.codemods_reason:
         yield ("codemods",), f"{entry.codemods!r} needs a codemods_reason"
     for i, scorer in enumerate(entry.scorers):
+        if not scorer.rewrite and not scorer.note:
+            yield ("scorers", i, "rewrite"), "rewrite: false needs a note saying why"
         for task in scorer.tasks or []:
             if task not in entry.tasks:
                 yield ("scorers", i, "tasks"), f"task {task!r} is not in tasks"

@@ -70,14 +70,17 @@ class ScorerEntry(Settings):
     """A scorer construct the codemods rewrite, or know to leave alone.
 
     ``name`` is the ``@scorer`` factory, the shared helper, or for
-    ``task_scorer`` the ``@task`` whose ``Task(scorer=...)`` expression holds
-    the scorer. ``file`` is relative to ``src/inspect_evals``.
+    ``task_scorer`` the function whose ``Task(scorer=...)`` expression holds
+    the scorer. ``file`` is relative to ``src/inspect_evals``. ``rewrite:
+    false`` keeps a listed scorer out of every codemod (a metric helper, an
+    inner scorer wrapped through its outer one); its ``note`` says why.
     """
 
     name: str
     file: Annotated[str, StringConstraints(pattern=r"^[\w/.-]+\.py$")]
     construct_kind: Construct = Field(alias="construct")
     tasks: list[str] | None = None
+    rewrite: bool = True
     note: str | None = None
 
 

@@ -1,0 +1,117 @@
+"""Build ``route_empty_responses(scorer, category=..., ...)`` calls a reviewer can read.
+
+Every argument comes from the registry and is written out explicitly: the
+migrated code never looks anything up at runtime. Score constants are written
+as the names inspect_ai exports (``INCORRECT``, not ``"I"``).
+"""
+
+import math
+from typing import Any
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+
+from empty_migrate.registry.schema import Resolved
+from empty_migrate.router import POLICY, Category, Route
+
+ROUTER_MODULE = "inspect_evals.utils.empty_response"
+ROUTER_FUNCTION = "route_empty_responses"
+SCORE_CONSTANTS = {"C": "CORRECT", "I": "INCORRECT", "N": "NOANSWER", "P": "PARTIAL"}
+_OUTPUT_LOCATORS = {"store": "store_output", "metadata": "metadata_output"}
+
+
+def is_router_call(node: cst.CSTNode) -> bool:
+    """Whether `node` is already a ``route_empty_responses(...)`` call."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == ROUTER_FUNCTION
+    )
+
+
+def router_call(
+    context: CodemodContext, scorer: cst.BaseExpression, settings: Resolved
+) -> cst.Call:
+    """Wrap `scorer` in a router call with the settings, and record the imports."""
+    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, ROUTER_FUNCTION)
+    category = cst.SimpleString(_quote(settings.category))
+    args = [cst.Arg(scorer), _keyword("category", category)]
+    routes = set(POLICY[Category(settings.category)].values())
+    routes |= {override.route for override in settings.overrides}
+    for route, name in [
+        (Route.REFUSAL_VERDICT, "refusal_verdict"),
+        (Route.NO_ANSWER, "no_answer_verdict"),
+    ]:
+        verdict = getattr(settings, name)
+        if route in routes and verdict is not None:
+            args.append(_keyword(name, value(context, verdict)))
+    if locator := _output_locator(context, settings.output):
+        args.append(_keyword("output", locator))
+    if settings.overrides:
+        args.append(_keyword("overrides", _overrides(context, settings)))
+    return cst.Call(func=cst.Name(ROUTER_FUNCTION), args=args)
+
+
+def _keyword(name: str, expression: cst.BaseExpression) -> cst.Arg:
+    return cst.Arg(
+        keyword=cst.Name(name),
+        value=expression,
+        equal=cst.AssignEqual(
+            whitespace_before=cst.SimpleWhitespace(""),
+            whitespace_after=cst.SimpleWhitespace(""),
+        ),
+    )
+
+
+def value(context: CodemodContext, item: Any) -> cst.BaseExpression:
+    """A registry value as an expression, with inspect_ai's score constants."""
+    if isinstance(item, str) and item in SCORE_CONSTANTS:
+        AddImportsVisitor.add_needed_import(
+            context, "inspect_ai.scorer", SCORE_CONSTANTS[item]
+        )
+        return cst.Name(SCORE_CONSTANTS[item])
+    if isinstance(item, dict):
+        return cst.Dict(
+            [
+                cst.DictElement(cst.SimpleString(_quote(k)), value(context, v))
+                for k, v in item.items()
+            ]
+        )
+    if isinstance(item, float) and math.isnan(item):
+        return cst.parse_expression('float("nan")')
+    if isinstance(item, str):
+        return cst.SimpleString(_quote(item))
+    return cst.parse_expression(repr(item))
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _output_locator(context: CodemodContext, output: str) -> cst.BaseExpression | None:
+    if output in ("state.output", "none"):
+        return None
+    if output == "last_assistant":
+        AddImportsVisitor.add_needed_import(
+            context, ROUTER_MODULE, "last_assistant_output"
+        )
+        return cst.Name("last_assistant_output")
+    kind, _, key = output.partition(":")
+    function = _OUTPUT_LOCATORS[kind]
+    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, function)
+    return cst.Call(cst.Name(function), [cst.Arg(cst.SimpleString(_quote(key)))])
+
+
+def _overrides(context: CodemodContext, settings: Resolved) -> cst.Dict:
+    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, "Outcome")
+    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, "Route")
+    return cst.Dict(
+        [
+            cst.DictElement(
+                cst.parse_expression(f"Outcome.{o.outcome.name}"),
+                cst.parse_expression(f"Route.{o.route.name}"),
+            )
+            for o in settings.overrides
+        ]
+    )

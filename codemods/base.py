@@ -1,0 +1,98 @@
+"""What every codemod is, and what it is given.
+
+A codemod rewrites one kind of construct, driven by the registry entry of the
+eval being migrated. It names the files it touches and turns the text of each
+into new text. If it cannot rewrite a construct safely it raises `Skip`, and
+the runner leaves the whole eval unchanged: nothing is ever half-rewritten.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
+from empty_migrate.registry.schema import EvalEntry, Resolved, ScorerEntry, resolve
+
+
+class Skip(Exception):
+    """The construct cannot be rewritten safely; the message says why."""
+
+
+@dataclass(frozen=True)
+class EvalTarget:
+    """One eval to migrate: its registry entry, its scan, and the tree it lives in.
+
+    Attributes:
+        name: The eval package name, e.g. ``xstest``.
+        entry: Its registry entry.
+        scan: What the static scan found in its package.
+        repo: The root of the target tree.
+        today: The date to write into changelog entries (``YYYY-MM-DD``).
+        changed_by: The code codemods that rewrote the eval in this run; the
+            follow-up codemods (version bump, changelog) act only when it is
+            not empty, which keeps a second run from bumping again.
+    """
+
+    name: str
+    entry: EvalEntry
+    scan: EvalScan
+    repo: Path
+    today: str = field(default="")
+    changed_by: tuple[str, ...] = ()
+
+    def source(self, relative: str) -> str:
+        """A path under ``src/inspect_evals``, as a path from the repo root."""
+        return (PACKAGE_ROOT / relative).as_posix()
+
+    def scorers_in(self, relative: str) -> list[ScorerEntry]:
+        """The registered scorer constructs defined in one file."""
+        return [s for s in self.entry.scorers if s.file == relative]
+
+    def settings(self, scorer: ScorerEntry) -> Resolved:
+        """The scorer's effective settings; `Skip` if they differ across its tasks.
+
+        A scorer shared by tasks that need different routes cannot be wrapped
+        once with explicit arguments; it needs a per-task wrap by hand.
+        """
+        tasks = scorer.tasks or list(self.entry.tasks) or [None]
+        resolved = [resolve(self.entry, task, scorer) for task in tasks]
+        if any(r != resolved[0] for r in resolved[1:]):
+            raise Skip(
+                f"{scorer.name}: settings differ between tasks {tasks}; "
+                "wrap it per task by hand"
+            )
+        return resolved[0]
+
+    def reads_model_output(self, scorer: ScorerEntry) -> bool:
+        """Whether a codemod should touch the scorer: listed for rewrite, reads text."""
+        task = (scorer.tasks or list(self.entry.tasks) or [None])[0]
+        return scorer.rewrite and resolve(self.entry, task, scorer).output != "none"
+
+    def wants(self, codemod: str) -> bool:
+        """Whether the registry lists this codemod for the eval."""
+        return isinstance(self.entry.codemods, list) and codemod in self.entry.codemods
+
+
+class Codemod:
+    """Base of all codemods: metadata, the files touched, and the rewrite."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    changes_scores: ClassVar[bool]
+    """True if it changes score values (unsafe: metrics move); False for tags only."""
+
+    follows_changes: ClassVar[bool] = False
+    """True for bookkeeping (version bump, changelog): runs after the code codemods,
+    and only if they changed the eval (see `EvalTarget.changed_by`)."""
+
+    def files(self, target: EvalTarget) -> list[str]:
+        """The files (relative to the repo root) this codemod rewrites for `target`."""
+        raise NotImplementedError
+
+    def transform(self, text: str, path: str, target: EvalTarget) -> str:
+        """Rewrite one file's text; return it unchanged when there is nothing to do.
+
+        Raises:
+            Skip: If a construct cannot be rewritten safely.
+        """
+        raise NotImplementedError

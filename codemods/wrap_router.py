@@ -1,0 +1,133 @@
+"""wrap_router: wrap each registered scorer construct with the outcome router.
+
+For a ``@scorer`` factory or a shared helper, every ``return`` of the function
+itself (not of the nested ``score`` coroutine) is wrapped; for a
+``Task(scorer=...)`` construct, the ``scorer=`` value inside the named function
+is wrapped (each element, if it is a list). The router's arguments are the
+eval's registry values, written out explicitly. Already-routed expressions,
+including calls through an aliased import, are left alone, so the codemod is
+idempotent. Unsafe: non-answers get new score values.
+"""
+
+import libcst as cst
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+
+from empty_migrate.codemods._router_call import (
+    ROUTER_FUNCTION,
+    ROUTER_MODULE,
+    router_call,
+)
+from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.registry.schema import Resolved, ScorerEntry
+
+
+class WrapRouter(Codemod):
+    """Wrap registered scorers with ``route_empty_responses``."""
+
+    name = "wrap_router"
+    description = "Wrap each registered scorer construct with the outcome router."
+    changes_scores = True
+
+    def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
+        if not target.wants(self.name):
+            return []
+        return sorted({target.source(s.file) for s in _wrapped(target)})
+
+    def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
+        relative = path.removeprefix("src/inspect_evals/")
+        scorers = [s for s in _wrapped(target) if s.file == relative]
+        jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
+        context = CodemodContext()
+        command = _WrapCommand(context, jobs)
+        result = command.transform_module(cst.parse_module(text)).code
+        if missing := set(jobs) - command.found:
+            raise Skip(f"{', '.join(sorted(missing))}: not found in {relative}")
+        if unwrapped := set(jobs) - command.wrapped:
+            raise Skip(f"{', '.join(sorted(unwrapped))}: no scorer expression to wrap")
+        return result
+
+
+def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
+    return [s for s in target.entry.scorers if target.reads_model_output(s)]
+
+
+class _WrapCommand(VisitorBasedCodemodCommand):
+    def __init__(
+        self, context: CodemodContext, jobs: dict[str, tuple[str, Resolved]]
+    ) -> None:
+        super().__init__(context)
+        self.jobs = jobs
+        self.found: set[str] = set()
+        self.wrapped: set[str] = set()
+        self.router_names = {ROUTER_FUNCTION}
+        self.stack: list[str] = []
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        module = cst.helpers.get_full_name_for_node(node.module) if node.module else ""
+        if module == ROUTER_MODULE and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                if cst.helpers.get_full_name_for_node(alias.name) == ROUTER_FUNCTION:
+                    self.router_names.add(alias.evaluated_alias or ROUTER_FUNCTION)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append(node.name.value)
+        if len(self.stack) == 1 and node.name.value in self.jobs:
+            self.found.add(node.name.value)
+
+    def leave_FunctionDef(
+        self, original: cst.FunctionDef, updated: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self.stack.pop()
+        return updated
+
+    def _job(self) -> tuple[str, Resolved] | None:
+        if len(self.stack) == 1:
+            return self.jobs.get(self.stack[0])
+        return None
+
+    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
+        job = self._job()
+        if job is None or job[0] == "task_scorer":
+            return updated
+        if updated.value is None:
+            raise Skip(f"{self.stack[0]}: a bare return has no scorer to wrap")
+        return updated.with_changes(value=self._wrap(updated.value, job[1]))
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
+        job = self._job()
+        if job is None or job[0] != "task_scorer" or not _is_task_call(updated):
+            return updated
+        return updated.with_changes(
+            args=[self._wrap_scorer_arg(arg, job[1]) for arg in updated.args]
+        )
+
+    def _wrap_scorer_arg(self, arg: cst.Arg, settings: Resolved) -> cst.Arg:
+        if arg.keyword is None or arg.keyword.value != "scorer":
+            return arg
+        if isinstance(arg.value, cst.List):
+            elements = [
+                e.with_changes(value=self._wrap(e.value, settings))
+                for e in arg.value.elements
+            ]
+            return arg.with_changes(value=arg.value.with_changes(elements=elements))
+        return arg.with_changes(value=self._wrap(arg.value, settings))
+
+    def _wrap(
+        self, expression: cst.BaseExpression, settings: Resolved
+    ) -> cst.BaseExpression:
+        self.wrapped.add(self.stack[0])
+        if self._is_routed(expression):
+            return expression
+        return router_call(self.context, expression, settings)
+
+    def _is_routed(self, expression: cst.BaseExpression) -> bool:
+        return (
+            isinstance(expression, cst.Call)
+            and isinstance(expression.func, cst.Name)
+            and expression.func.value in self.router_names
+        )
+
+
+def _is_task_call(call: cst.Call) -> bool:
+    name = cst.helpers.get_full_name_for_node(call.func) or ""
+    return name.split(".")[-1] == "Task"

@@ -1,0 +1,148 @@
+"""Golden cases: the before/after examples that specify each codemod.
+
+A case is either one file, ``golden/<codemod>/<case>.before.py`` with an
+optional ``<case>.after.py`` (no ``.after`` means it must come out unchanged)
+and an optional ``<case>.yaml`` registry entry; or a folder
+``golden/<codemod>/<case>/`` holding ``registry.yaml``, a ``before/`` tree and
+an ``after/`` tree of the files expected to change. Paths in the trees are from
+the repo root. A single-file case is the module ``src/inspect_evals/demo/
+scorer.py`` of an eval named ``demo``; ``golden/<codemod>/registry.yaml`` is
+the entry used when a case has none.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+GOLDEN = Path(__file__).parents[2] / "golden"
+EVAL = "demo"
+SCORER_PATH = f"src/inspect_evals/{EVAL}/scorer.py"
+RUFF_CONFIG = """\
+[tool.ruff]
+src = ["src"]
+target-version = "py311"
+
+[tool.ruff.lint]
+select = ["E", "W", "F", "I"]
+"""
+
+
+@dataclass(frozen=True)
+class GoldenCase:
+    """One golden case: its inputs, its expected outputs, and where they live."""
+
+    codemod: str
+    name: str
+    registry: Path
+    before: dict[str, str]
+    after: dict[str, str]
+    after_root: Path | None = None
+    single_after: Path | None = None
+
+    @property
+    def id(self) -> str:
+        return f"{self.codemod}/{self.name}"
+
+    def after_path(self, path: str) -> Path | None:
+        """Where the expected text of `path` is stored."""
+        if self.after_root is not None:
+            return self.after_root / path
+        return self.single_after if path == SCORER_PATH else None
+
+    def expected(self, path: str) -> str:
+        """The expected text of `path`: its after file, else unchanged."""
+        return self.after.get(path, self.before.get(path, ""))
+
+
+def discover() -> list[GoldenCase]:
+    """Every case under golden/, sorted by codemod and name."""
+    cases = []
+    for folder in sorted(p for p in GOLDEN.iterdir() if p.is_dir()):
+        cases += [_single(folder, p) for p in sorted(folder.glob("*.before.py"))]
+        cases += [_tree(folder, p) for p in sorted(folder.iterdir()) if p.is_dir()]
+    return cases
+
+
+def orphans() -> list[Path]:
+    """Files under golden/ that belong to no case."""
+    found = []
+    for folder in (p for p in GOLDEN.iterdir() if p.is_dir()):
+        for path in folder.iterdir():
+            stem = path.name.split(".")[0]
+            if path.is_file() and path.name != "registry.yaml":
+                if not (folder / f"{stem}.before.py").exists():
+                    found.append(path)
+    return found
+
+
+def _single(folder: Path, before: Path) -> GoldenCase:
+    name = before.name.removesuffix(".before.py")
+    after = folder / f"{name}.after.py"
+    registry = folder / f"{name}.yaml"
+    text = before.read_text()
+    return GoldenCase(
+        codemod=folder.name,
+        name=name,
+        registry=registry if registry.exists() else folder / "registry.yaml",
+        before={SCORER_PATH: text},
+        after={SCORER_PATH: after.read_text()} if after.exists() else {},
+        single_after=after,
+    )
+
+
+def _tree(folder: Path, case: Path) -> GoldenCase:
+    before = _read_tree(case / "before")
+    after_root = case / "after"
+    after = _read_tree(after_root) if after_root.exists() else {}
+    return GoldenCase(
+        codemod=folder.name,
+        name=case.name,
+        registry=case / "registry.yaml",
+        before=before,
+        after=after,
+        after_root=after_root,
+    )
+
+
+def _read_tree(root: Path) -> dict[str, str]:
+    return {
+        p.relative_to(root).as_posix(): p.read_text()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
+
+
+def build_repo(case: GoldenCase, root: Path) -> Path:
+    """A scratch inspect_evals-shaped tree holding the case's before files."""
+    repo = root / "repo"
+    files = {
+        "pyproject.toml": RUFF_CONFIG,
+        "src/inspect_evals/__init__.py": "",
+        f"src/inspect_evals/{EVAL}/__init__.py": "",
+        **case.before,
+    }
+    for path, text in files.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text)
+    return repo
+
+
+def write_after(case: GoldenCase, outputs: dict[str, str]) -> list[Path]:
+    """Store the codemod's outputs as the case's expectations (--update-golden).
+
+    An output equal to its input removes the after file: unchanged is the
+    default expectation. Returns the files written or removed.
+    """
+    changed = []
+    for path, text in outputs.items():
+        target = case.after_path(path)
+        if target is None:
+            raise ValueError(f"{case.id}: the codemod wrote {path}, outside the case")
+        if text == case.before.get(path):
+            if target.exists():
+                target.unlink()
+                changed.append(target)
+        elif not target.exists() or target.read_text() != text:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+            changed.append(target)
+    return changed

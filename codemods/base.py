@@ -56,7 +56,12 @@ class EvalTarget:
         """
         tasks = scorer.tasks or list(self.entry.tasks) or [None]
         resolved = [resolve(self.entry, task, scorer) for task in tasks]
-        if any(r != resolved[0] for r in resolved[1:]):
+        # polarity and judge location do not appear in the router call
+        calls = [
+            r.model_dump(exclude={"polarity", "polarity_key", "judge"})
+            for r in resolved
+        ]
+        if any(call != calls[0] for call in calls[1:]):
             raise Skip(
                 f"{scorer.name}: settings differ between tasks {tasks}; "
                 "wrap it per task by hand"

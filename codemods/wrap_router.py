@@ -10,8 +10,9 @@ idempotent. Unsafe: non-answers get new score values.
 """
 
 import libcst as cst
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import CodemodContext
 
+from empty_migrate.codemods._imports import add_imports, recorded_imports
 from empty_migrate.codemods._router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
@@ -39,7 +40,8 @@ class WrapRouter(Codemod):
         jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
         context = CodemodContext()
         command = _WrapCommand(context, jobs)
-        result = command.transform_module(cst.parse_module(text)).code
+        module = cst.parse_module(text).visit(command)
+        result = add_imports(module, recorded_imports(context)).code
         if missing := set(jobs) - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: not found in {relative}")
         if unwrapped := set(jobs) - command.wrapped:
@@ -51,11 +53,12 @@ def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
     return [s for s in target.entry.scorers if target.reads_model_output(s)]
 
 
-class _WrapCommand(VisitorBasedCodemodCommand):
+class _WrapCommand(cst.CSTTransformer):
     def __init__(
         self, context: CodemodContext, jobs: dict[str, tuple[str, Resolved]]
     ) -> None:
-        super().__init__(context)
+        super().__init__()
+        self.context = context
         self.jobs = jobs
         self.found: set[str] = set()
         self.wrapped: set[str] = set()

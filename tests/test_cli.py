@@ -90,11 +90,6 @@ def test_outcomes_on_a_file_that_is_not_a_log(tmp_path, capsys):
     assert err.count("\n") == 1 and "not an Inspect eval log" in err
 
 
-def test_migrating_before_the_codemods_exist_says_so(capsys):
-    assert main(["--eval", "xstest", "--dry-run"]) == 2
-    assert "not built yet" in capsys.readouterr().err
-
-
 def test_console_script_is_installed():
     exe = Path(sysconfig.get_path("scripts")) / "empty-migrate"
     assert exe.exists(), "pip install -e . should install the empty-migrate script"

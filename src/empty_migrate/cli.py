@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from empty_migrate import __version__
+from empty_migrate.cli_migrate import add_migrate_arguments, run_migrate
 from empty_migrate.cli_registry import add_registry_commands, run_registry
 from empty_migrate.log_outcomes import LogReadError, count_outcomes, sample_outcomes
 from empty_migrate.policy_table import policy_markdown
@@ -19,23 +20,24 @@ EXIT_USAGE = 2
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     try:
-        return _dispatch(args)
+        return _dispatch(args, parser)
     except BrokenPipeError:
         # the reader closed the pipe early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
 
 
-def _dispatch(args: argparse.Namespace) -> int:
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.command == "policy":
         return _print_policy(args.format)
     if args.command == "outcomes":
         return _print_outcomes(args.logs, args.format)
     if args.command == "registry":
         return run_registry(args)
-    return _not_yet(args)
+    return run_migrate(args, parser)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,9 +46,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Migrate inspect_evals scorers to one empty-response policy.",
     )
     parser.add_argument("--version", action="version", version=__version__)
-    parser.add_argument("--eval", action="append", help="eval to migrate (repeat)")
-    parser.add_argument("--all", action="store_true", help="migrate every eval")
-    parser.add_argument("--dry-run", action="store_true", help="print diffs only")
+    add_migrate_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     policy = commands.add_parser("policy", help="print the category x outcome table")
     policy.add_argument("--format", choices=["markdown", "json"], default="markdown")
@@ -85,18 +85,6 @@ def _print_outcomes(logs: list[str], fmt: str) -> int:
         print(f"{outcome:<24}{stop_reason:<16}{count:>8}")
     print(f"{'total':<40}{len(outcomes):>8}")
     return EXIT_OK
-
-
-def _not_yet(args: argparse.Namespace) -> int:
-    if args.eval or args.all:
-        print(
-            "empty-migrate: migrating evals needs the registry and codemods, which "
-            "are not built yet; `empty-migrate policy` shows the policy they apply",
-            file=sys.stderr,
-        )
-    else:
-        _parser().print_usage(sys.stderr)
-    return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ changed since the registry was written (``registry scan``: evals missing from
 the registry, scorers that moved or vanished, new scorers and tasks)?
 """
 
+import ast
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,29 +55,31 @@ def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str 
     defined = scan.definitions().get(name, [])
     if any(where.file == file for where in defined):
         return None
-    if _defined_in(path, name):
+    if name in _top_level_names(path, path.stat().st_mtime_ns):
         return None
     if defined:
         return f"not in {file}; moved to {defined[0].file}:{defined[0].line}"
     return f"no definition of {name!r} in {file}"
 
 
-def _defined_in(path: Path, name: str) -> bool:
-    """A plain function or assignment (shared helpers are not decorated)."""
-    import ast
+@functools.lru_cache(maxsize=256)
+def _top_level_names(path: Path, mtime_ns: int) -> frozenset[str]:
+    """Functions and assigned names defined anywhere in a file (cached per version).
 
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    Shared helpers and task-building functions are plain, undecorated
+    functions, so the scan's ``@task``/``@scorer`` index does not hold them.
+    """
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except SyntaxError:
+        return frozenset()
+    names = set()
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name == name
-        ):
-            return True
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
-            return True
-    return False
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return frozenset(names)
 
 
 def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Drift]:
@@ -89,13 +93,14 @@ def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Dr
         for name in sorted(set(registry.evals) - set(scans))
     ]
     for name in sorted(set(registry.evals) & set(scans)):
-        found += list(_eval_drift(registry, name, scans[name], repo))
+        found += list(eval_drift(registry, name, scans[name], repo))
     return found
 
 
-def _eval_drift(
+def eval_drift(
     registry: Registry, name: str, scan: EvalScan, repo: Path
 ) -> Iterator[Drift]:
+    """What differs between one eval's registry entry and its scanned package."""
     entry = registry.evals[name]
     for scorer in entry.scorers:
         problem = _reference_problem(scorer.name, scorer.file, scan, repo)

@@ -8,6 +8,7 @@ registry is checked against this picture to report drift.
 """
 
 import ast
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +28,11 @@ BUILTIN_SCORERS = {
 }
 JUDGE_CALLS = {"get_model", "model_graded_qa", "model_graded_fact"}
 PRESET = "preset_score_on_no_response"
+# a file holding none of these cannot contain anything the scan reports, so it
+# is not parsed (most files of a package are data, prompts or challenge code)
+_WORTH_PARSING = re.compile(
+    r"@task|scorer|get_model|model_graded|\.output|completion|\.empty|\.text\b"
+)
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,10 @@ def scan_eval(repo: Path, name: str) -> EvalScan:
     for path in sorted((root / name).rglob("*.py")):
         relative = path.relative_to(root).as_posix()
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=relative)
+            text = path.read_text(encoding="utf-8")
+            if not _WORTH_PARSING.search(text):
+                continue
+            tree = ast.parse(text, filename=relative)
         except (SyntaxError, UnicodeDecodeError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue

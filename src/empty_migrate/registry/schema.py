@@ -72,8 +72,10 @@ class ScorerEntry(Settings):
     ``name`` is the ``@scorer`` factory, the shared helper, or for
     ``task_scorer`` the function whose ``Task(scorer=...)`` expression holds
     the scorer. ``file`` is relative to ``src/inspect_evals``. ``rewrite:
-    false`` keeps a listed scorer out of every codemod (a metric helper, an
-    inner scorer wrapped through its outer one); its ``note`` says why.
+    false`` means the scorer gets no router wrap of its own (a metric
+    helper, an inner scorer covered by wrapping its outer one, a scorer that
+    never reads the model's text); its ``note`` says why. Checks inside it can
+    still be fixed by replace_dead_check and fix_reason_tag.
     """
 
     name: str

@@ -1,0 +1,298 @@
+"""Find the model under test's output in the conditions of scorers and solvers.
+
+Shared by ``replace_dead_check`` (which rewrites empty checks) and
+``fix_reason_tag`` (which tags the scores returned behind them). Both act only
+inside the registered scorer constructs of a file (``replace_dead_check`` also
+inside ``@solver`` functions), and both read ``<state>.output`` as the model
+under test's output only where the registry says it is there (``output:
+state.output``): in air_bench's scorer it holds the judge's reply instead.
+
+An output is ``.output`` on something named like a task state (``state``,
+``s``, ``*state*``), as in the registry scan, or a local name bound only to
+one. A completion is ``<output>.completion`` (optionally ``or ""``) or a name
+bound only to one; a *derived* completion also allows whitespace normalisers
+(``.strip()``, ``.splitlines()``), whose result is empty exactly when the text
+is empty or blank. A value passed through any other function (an answer
+extractor, a code-block parser) is not a completion: its emptiness is a format
+failure, not a non-answer.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from empty_migrate.codemods.base import EvalTarget
+from empty_migrate.registry.schema import ScorerEntry, resolve
+
+NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
+_EMPTY_STRING = m.SimpleString('""') | m.SimpleString("''")
+_UNKNOWN = None  # a binding that is not a simple ``name = value``
+_ITSELF = cst.Name("itself")  # a name's own value, while it is being resolved
+
+Read = Callable[[cst.BaseExpression], cst.BaseExpression | None]
+
+
+def constructs(target: EvalTarget, relative: str) -> dict[str, bool]:
+    """The registered scorer constructs defined in one file.
+
+    ``rewrite: false`` keeps a scorer from being wrapped on its own, not from
+    having its checks fixed: an inner scorer reached through a wrapped outer
+    one (frontierscience's ``research_scorer``) still holds them.
+
+    Returns:
+        Construct name -> whether ``state.output`` holds the model under
+        test's output in it (the registry's ``output`` is ``state.output`` in
+        every task that uses it).
+    """
+    return {
+        scorer.name: outputs(target, scorer) == {"state.output"}
+        for scorer in target.scorers_in(relative)
+    }
+
+
+def outputs(target: EvalTarget, scorer: ScorerEntry) -> set[str]:
+    """Where the scorer finds the model's output, over the tasks that use it."""
+    tasks = scorer.tasks or list(target.entry.tasks) or [None]
+    return {resolve(target.entry, task, scorer).output for task in tasks}
+
+
+def construct_lines(text: str, names: set[str]) -> list[range]:
+    """The line ranges of the named functions and of ``@solver`` functions."""
+    wrapper = MetadataWrapper(cst.parse_module(text))
+    positions = wrapper.resolve(PositionProvider)
+    return [
+        range(where.start.line, where.end.line + 1)
+        for node, where in positions.items()
+        if isinstance(node, cst.FunctionDef)
+        and (node.name.value in names or is_solver(node))
+    ]
+
+
+def is_solver(node: cst.FunctionDef) -> bool:
+    """Whether the function is decorated with ``@solver`` (called or not)."""
+    for decorator in node.decorators:
+        target = decorator.decorator
+        target = target.func if isinstance(target, cst.Call) else target
+        name = cst.helpers.get_full_name_for_node(target) or ""
+        if name.rsplit(".", 1)[-1] == "solver":
+            return True
+    return False
+
+
+def imported_names(module: cst.Module, source: str) -> dict[str, str]:
+    """Names imported ``from source``: imported name -> local name."""
+    found = {}
+    for node in m.findall(module, m.ImportFrom()):
+        if _module_name(node) == source and not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                name = cst.helpers.get_full_name_for_node(alias.name) or ""
+                found[name] = alias.evaluated_alias or name
+    return found
+
+
+def _module_name(node: cst.ImportFrom) -> str:
+    return cst.helpers.get_full_name_for_node(node.module) if node.module else ""
+
+
+def direct_returns(suite: cst.BaseSuite) -> list[cst.Return]:
+    """``return`` statements directly in a block (not in nested blocks)."""
+    lines = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+    return [
+        small
+        for line in lines
+        if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        for small in line.body
+        if isinstance(small, cst.Return)
+    ]
+
+
+def is_score_call(node: cst.BaseExpression | None) -> bool:
+    """Whether the expression is a ``Score(...)`` construction."""
+    score = m.Name("Score") | m.Attribute(attr=m.Name("Score"))
+    return m.matches(node, m.Call(func=score))
+
+
+def returns_score(suite: cst.BaseSuite) -> bool:
+    """Whether the block decides a score: it returns ``Score(...)`` directly."""
+    return any(is_score_call(r.value) for r in direct_returns(suite))
+
+
+class _Bindings(cst.CSTVisitor):
+    """Every name bound in one function body; the value when it is ``name = value``."""
+
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self.values: dict[str, list[cst.BaseExpression | None]] = {}
+        for param in _parameters(function.params):
+            self.bind(param, _UNKNOWN)
+        function.body.visit(self)
+
+    def bind(self, name: str, value: cst.BaseExpression | None) -> None:
+        self.values.setdefault(name, []).append(value)
+
+    def bind_target(self, target: cst.CSTNode) -> None:
+        for node in m.findall(target, m.Name()):
+            self.bind(node.value, _UNKNOWN)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.bind(node.name.value, _UNKNOWN)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.bind(node.name.value, _UNKNOWN)
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name) and len(node.targets) == 1:
+                self.bind(target.target.value, node.value)
+            else:
+                self.bind_target(target.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if isinstance(node.target, cst.Name) and node.value is not None:
+            self.bind(node.target.value, node.value)
+        else:
+            self.bind_target(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.bind_target(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.bind_target(node.target)
+
+    def visit_AsName(self, node: cst.AsName) -> None:
+        self.bind_target(node.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.bind_target(node.target)
+
+
+def _parameters(params: cst.Parameters) -> list[str]:
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    every += [
+        p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)
+    ]
+    return [p.name.value for p in every]
+
+
+@dataclass
+class Frame:
+    """One function being transformed: its bindings and how the codemod reads it."""
+
+    values: dict[str, list[cst.BaseExpression | None]]
+    active: bool
+    mut_in_state: bool
+
+
+class OutputReader:
+    """Finds the model under test's output in expressions of the current function."""
+
+    def __init__(self, frames: list[Frame]) -> None:
+        self.frames = frames
+        self.resolving: set[str] = set()
+
+    def output(self, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The output ``expr`` is or names, if it is the model under test's."""
+        if not self.frames or not self.frames[-1].mut_in_state:
+            return None
+        if m.matches(expr, m.Attribute(attr=m.Name("output"))):
+            return expr if _state_like(expr.value) else None
+        # a name that holds the output is the output, spelled as the author does
+        return expr if self._alias(expr, self.output) is not None else None
+
+    def completion(self, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The output whose raw completion ``expr`` is."""
+        if m.matches(expr, m.Attribute(attr=m.Name("completion"))):
+            return self.output(expr.value)
+        if m.matches(expr, m.BooleanOperation(operator=m.Or(), right=_EMPTY_STRING)):
+            return self.completion(expr.left)
+        return self._alias(expr, self.completion)
+
+    def derived(self, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The output whose completion ``expr`` is, up to whitespace normalisers."""
+        if (found := self.completion(expr)) is not None:
+            return found
+        normalised = m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, NORMALIZERS))))
+        if m.matches(expr, normalised) and not expr.args:
+            return self.derived(expr.func.value)
+        return self._alias(expr, self.derived)
+
+    def binding_frame(self, name: str) -> Frame | None:
+        """The innermost frame that binds ``name``."""
+        return next((f for f in reversed(self.frames) if name in f.values), None)
+
+    def _alias(self, expr: cst.BaseExpression, read: Read) -> cst.BaseExpression | None:
+        """What a name holds, if every assignment to it holds that.
+
+        A name that reads itself (``answer = answer.strip()``) is taken to hold
+        what its other assignments give it.
+        """
+        if not isinstance(expr, cst.Name):
+            return None
+        if expr.value in self.resolving:
+            return _ITSELF
+        frame = self.binding_frame(expr.value)
+        values = frame.values[expr.value] if frame else []
+        if _UNKNOWN in values:
+            return None
+        self.resolving.add(expr.value)
+        try:
+            found = [read(value) for value in values]
+        finally:
+            self.resolving.discard(expr.value)
+        found = [f for f in found if f is not _ITSELF]
+        return found[0] if found and None not in found else None
+
+
+def _state_like(owner: cst.BaseExpression) -> bool:
+    name = owner.attr if isinstance(owner, cst.Attribute) else owner
+    value = name.value if isinstance(name, cst.Name) else ""
+    return value == "s" or "state" in value
+
+
+class ConstructCommand(VisitorBasedCodemodCommand):
+    """A codemod command that tracks which function it is in, and whether to act.
+
+    Subclasses act where ``self.active`` is true: inside a registered scorer
+    construct of ``constructs`` (name -> whether ``state.output`` is the model
+    under test's there), or inside a ``@solver`` when ``solvers`` is set.
+    """
+
+    def __init__(
+        self, context: CodemodContext, constructs: dict[str, bool], solvers: bool
+    ) -> None:
+        super().__init__(context)
+        self.constructs = constructs
+        self.solvers = solvers
+        self.frames: list[Frame] = []
+        self.reader = OutputReader(self.frames)
+
+    @property
+    def active(self) -> bool:
+        """Whether the current function is (inside) a construct to act on."""
+        return bool(self.frames) and self.frames[-1].active
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        outer = self.frames[-1] if self.frames else None
+        if node.name.value in self.constructs:
+            active, mut = True, self.constructs[node.name.value]
+        elif self.solvers and is_solver(node):
+            active, mut = True, True
+        elif outer is not None:
+            active, mut = outer.active, outer.mut_in_state
+        else:
+            active, mut = False, False
+        self.frames.append(Frame(_Bindings(node).values, active, mut))
+
+    def leave_FunctionDef(
+        self, original: cst.FunctionDef, updated: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self.frames.pop()
+        return updated

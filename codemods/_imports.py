@@ -1,0 +1,159 @@
+"""Add and remove ``from module import name`` lines, cheaply.
+
+LibCST's ``AddImportsVisitor`` and ``RemoveImportsVisitor`` resolve scopes and
+qualified names over the whole module, which costs most of a second per file;
+the codemods only ever add a few names from known modules and drop an import
+they made unused. New names join an existing ``from module import ...`` line,
+or a new line goes after the last top-level import; the target's isort (run by
+the runner) then puts everything in its place.
+"""
+
+from collections.abc import Iterable
+
+import libcst as cst
+from libcst.codemod import CodemodContext
+from libcst.codemod.visitors import AddImportsVisitor
+
+
+def add_imports(module: cst.Module, imports: Iterable[tuple[str, str]]) -> cst.Module:
+    """Ensure each ``(module, name)`` is imported with ``from module import name``."""
+    wanted: dict[str, list[str]] = {}
+    for source, name in imports:
+        if not _imports_name(module, source, name):
+            wanted.setdefault(source, [])
+            if name not in wanted[source]:
+                wanted[source].append(name)
+    if not wanted:
+        return module
+    body = list(module.body)
+    for source, names in wanted.items():
+        body = _merge_or_insert(body, source, names)
+    return module.with_changes(body=body)
+
+
+def recorded_imports(context: CodemodContext) -> list[tuple[str, str]]:
+    """The imports requested with ``AddImportsVisitor.add_needed_import``."""
+    items = context.scratch.get(AddImportsVisitor.CONTEXT_KEY, [])
+    return [(item.module, item.obj_name) for item in items if item.obj_name]
+
+
+def remove_import(module: cst.Module, source: str, name: str) -> cst.Module:
+    """Drop ``name`` from ``from source import ...`` if nothing else uses it."""
+    if _uses(module, name):
+        return module
+    body = []
+    for statement in module.body:
+        statement = _without_name(statement, source, name)
+        if statement is not None:
+            body.append(statement)
+    return module.with_changes(body=body)
+
+
+def _import_from(statement: cst.CSTNode, source: str) -> cst.ImportFrom | None:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return None
+    for small in statement.body:
+        if (
+            isinstance(small, cst.ImportFrom)
+            and small.module is not None
+            and not small.relative
+            and cst.helpers.get_full_name_for_node(small.module) == source
+            and not isinstance(small.names, cst.ImportStar)
+        ):
+            return small
+    return None
+
+
+def _imports_name(module: cst.Module, source: str, name: str) -> bool:
+    for statement in module.body:
+        found = _import_from(statement, source)
+        if found is not None and any(
+            alias.asname is None
+            and cst.helpers.get_full_name_for_node(alias.name) == name
+            for alias in found.names
+        ):
+            return True
+    return False
+
+
+def _merge_or_insert(
+    body: list[cst.BaseStatement], source: str, names: list[str]
+) -> list[cst.BaseStatement]:
+    for index, statement in enumerate(body):
+        found = _import_from(statement, source)
+        if found is not None:
+            aliases = [
+                a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in found.names
+            ]
+            aliases += [cst.ImportAlias(cst.Name(n)) for n in names]
+            merged = found.with_changes(names=aliases)
+            body[index] = statement.with_changes(body=[merged])
+            return body
+    line = cst.parse_statement(f"from {source} import {', '.join(names)}\n")
+    return body[: _after_imports(body)] + [line] + body[_after_imports(body) :]
+
+
+def _after_imports(body: list[cst.BaseStatement]) -> int:
+    position = 0
+    for index, statement in enumerate(body):
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body
+        ):
+            position = index + 1
+        elif index == 0 and _is_docstring(statement):
+            position = 1
+    return position
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(
+            statement.body[0].value, cst.SimpleString | cst.ConcatenatedString
+        )
+    )
+
+
+class _NameUses(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.count = 0
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
+        return False
+
+    def visit_Import(self, node: cst.Import) -> bool:
+        return False
+
+    def visit_Name(self, node: cst.Name) -> None:
+        if node.value == self.name:
+            self.count += 1
+
+
+def _uses(module: cst.Module, name: str) -> bool:
+    visitor = _NameUses(name)
+    module.visit(visitor)
+    return visitor.count > 0
+
+
+def _without_name(
+    statement: cst.BaseStatement, source: str, name: str
+) -> cst.BaseStatement | None:
+    found = _import_from(statement, source)
+    if found is None:
+        return statement
+    kept = [
+        a for a in found.names if cst.helpers.get_full_name_for_node(a.name) != name
+    ]
+    if len(kept) == len(found.names):
+        return statement
+    if not kept and len(statement.body) == 1:
+        return None
+    if not kept:
+        return statement.with_changes(
+            body=[s for s in statement.body if s is not found]
+        )
+    kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return statement.with_changes(body=[found.with_changes(names=kept)])

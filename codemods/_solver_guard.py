@@ -1,0 +1,187 @@
+"""Insert the judge guard at the top of a solver's ``solve`` coroutine.
+
+The guard returns before the judge for every outcome the scorer's router
+decides without calling the scorer; when the router reads the model's output
+from the store, the output is saved there first, since the judge's reply then
+replaces ``state.output``. Both are placed first in ``solve``, before any early
+return, so the router finds the saved output on every path. A guard or save
+already present (also through an aliased ``classify`` import) is kept.
+"""
+
+from ast import literal_eval
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import AddImportsVisitor
+from libcst.helpers import get_full_name_for_node
+
+from empty_migrate.codemods._router_call import ROUTER_MODULE
+from empty_migrate.codemods.base import Skip
+from empty_migrate.router import Outcome
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One solver to guard: its names, what still reaches the judge, the key."""
+
+    solver: str
+    solve: str
+    scored: frozenset[Outcome]
+    store_key: str | None
+
+
+_SAVE_COMMENT = "# Save the model's own output: the scorer's router reads it from here."
+_GUARD_COMMENT = "# The router scores non-answers without a verdict: skip the judge."
+
+
+class GuardCommand(VisitorBasedCodemodCommand):
+    """Guard the named solvers' solve coroutines; ``found`` lists those seen."""
+
+    def __init__(self, context: CodemodContext, guards: list[Guard]) -> None:
+        super().__init__(context)
+        self.guards = {g.solver: g for g in guards}
+        self.found: set[str] = set()
+        self.stack: list[str] = []
+        self.local = {"classify": "classify", "Outcome": "Outcome"}
+        self.imported: set[str] = set()
+        self.taken: set[str] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for statement in node.body:
+            for name, local, from_router in _bindings(statement):
+                if from_router and name in self.local:
+                    self.local[name] = local
+                    self.imported.add(name)
+                else:
+                    self.taken.add(local)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append(node.name.value)
+
+    def leave_FunctionDef(
+        self, original: cst.FunctionDef, updated: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        guard = self.guards.get(self.stack[0]) if len(self.stack) == 2 else None
+        self.stack.pop()
+        if guard is None or updated.name.value != guard.solve:
+            return updated
+        self.found.add(guard.solver)
+        return self._guarded(updated, guard)
+
+    def _guarded(self, function: cst.FunctionDef, guard: Guard) -> cst.FunctionDef:
+        state = function.params.params[0].name.value
+        body = list(function.body.body)
+        start = 1 if body and _is_docstring(body[0]) else 0
+        new: list[cst.BaseStatement] = []
+        if guard.store_key and not any(_saves(s, state, guard.store_key) for s in body):
+            new.append(_with_comment(_save(state, guard.store_key), _SAVE_COMMENT))
+        if len(guard.scored) < len(Outcome) and not any(
+            self._is_guard(s) for s in body
+        ):
+            new.append(_with_comment(self._guard(state, guard), _GUARD_COMMENT))
+            if start < len(body):
+                body[start] = body[start].with_changes(
+                    leading_lines=[cst.EmptyLine(), *body[start].leading_lines]
+                )
+        if not new:
+            return function
+        body[start:start] = new
+        return function.with_changes(body=function.body.with_changes(body=body))
+
+    def _guard(self, state: str, guard: Guard) -> cst.BaseStatement:
+        for name in ("classify", "Outcome"):
+            if name not in self.imported:
+                if name in self.taken:
+                    raise Skip(f"{name} is already bound in this module: guard by hand")
+                AddImportsVisitor.add_needed_import(self.context, ROUTER_MODULE, name)
+        test = _condition(self.local["Outcome"], guard.scored)
+        return cst.parse_statement(
+            f"if {self.local['classify']}({state}.output) {test}:\n    return {state}\n"
+        )
+
+    def _is_guard(self, statement: cst.BaseStatement) -> bool:
+        if not isinstance(statement, cst.If):
+            return False
+        if "classify" not in self.imported:
+            return False
+        call = m.Call(func=m.Name(self.local["classify"]))
+        return bool(m.findall(statement.test, call))
+
+
+def _condition(outcome: str, scored: frozenset[Outcome]) -> str:
+    bypassed = [o for o in Outcome if o not in scored]
+    kept = [o for o in Outcome if o in scored]
+
+    def members(outcomes: list[Outcome]) -> str:
+        return ", ".join(f"{outcome}.{o.name}" for o in outcomes)
+
+    if kept == [Outcome.ANSWERED]:
+        return f"is not {outcome}.ANSWERED"
+    if len(bypassed) == 1:
+        return f"is {outcome}.{bypassed[0].name}"
+    if len(kept) <= len(bypassed):
+        return f"not in ({members(kept)})"
+    return f"in ({members(bypassed)})"
+
+
+def _save(state: str, key: str) -> cst.BaseStatement:
+    return cst.parse_statement(f'{state}.store.set("{key}", {state}.output)\n')
+
+
+def _saves(statement: cst.BaseStatement, state: str, key: str) -> bool:
+    """Whether `statement` is ``<state>.store.set("<key>", ...)``."""
+    store_set = m.Call(
+        func=m.Attribute(
+            value=m.Attribute(value=m.Name(state), attr=m.Name("store")),
+            attr=m.Name("set"),
+        ),
+        args=[
+            m.Arg(
+                m.SimpleString(value=m.MatchIfTrue(lambda v: literal_eval(v) == key))
+            ),
+            m.ZeroOrMore(),
+        ],
+    )
+    return m.matches(statement, m.SimpleStatementLine(body=[m.Expr(store_set)]))
+
+
+def _with_comment(statement: cst.BaseStatement, comment: str) -> cst.BaseStatement:
+    line = cst.EmptyLine(comment=cst.Comment(comment))
+    return statement.with_changes(leading_lines=[line])
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(
+            statement.body[0].value, cst.SimpleString | cst.ConcatenatedString
+        )
+    )
+
+
+def _bindings(statement: cst.BaseStatement) -> Iterator[tuple[str, str, bool]]:
+    """(imported or bound name, local name, from the router) for a statement."""
+    if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+        yield statement.name.value, statement.name.value, False
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return
+    for small in statement.body:
+        if isinstance(small, cst.ImportFrom | cst.Import) and not isinstance(
+            small.names, cst.ImportStar
+        ):
+            module = getattr(small, "module", None)
+            router = bool(module) and get_full_name_for_node(module) == ROUTER_MODULE
+            for alias in small.names:
+                name = get_full_name_for_node(alias.name) or ""
+                yield name, alias.evaluated_alias or name.split(".")[0], router
+        elif isinstance(small, cst.Assign):
+            for target in small.targets:
+                if isinstance(target.target, cst.Name):
+                    yield target.target.value, target.target.value, False
+        elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+            yield small.target.value, small.target.value, False

@@ -1,0 +1,186 @@
+"""replace_preset: replace ``preset_score_on_no_response`` with the outcome router.
+
+``preset_score_on_no_response(grader, value)`` gives only an empty or
+whitespace completion a preset score; refusals, filters and truncated
+reasoning still reach the grader. Each call that resolves to
+``inspect_evals.utils.scorers.preset_score_on_no_response`` (positional or
+``no_response_value=``, through an alias or the ``scorers`` module) becomes
+``route_empty_responses(grader, category=..., ...)`` with the registry
+settings of the registered construct (factory, shared helper or task) whose
+top-level function encloses the call. The preset value gives way to the
+registry's verdicts, and the preset import goes once unused; a module-level
+constant that held the value stays, since other modules may import it. A call
+outside any registered construct, with arguments the preset does not take, or
+whose dict value the registry's verdicts do not match, skips the eval.
+Unsafe: non-answers get new score values.
+"""
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod.visitors import RemoveImportsVisitor
+from libcst.metadata import PositionProvider, QualifiedNameProvider
+
+from empty_migrate.codemods._router_call import router_call
+from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.registry.scan import PACKAGE_ROOT
+from empty_migrate.registry.schema import Resolved, ScorerEntry
+from empty_migrate.router import POLICY, Category, Route
+
+PRESET_NAME = "preset_score_on_no_response"
+PRESET = f"inspect_evals.utils.scorers.{PRESET_NAME}"
+PARAMETERS = ("grader", "no_response_value")
+VERDICTS = {
+    Route.NO_ANSWER: "no_answer_verdict",
+    Route.REFUSAL_VERDICT: "refusal_verdict",
+}
+_NAME = m.SaveMatchedNode(m.Name(), "name")
+_DICT_BINDING = m.OneOf(
+    m.Assign(targets=[m.AssignTarget(target=_NAME)], value=m.Dict()),
+    m.AnnAssign(target=_NAME, value=m.Dict()),
+)
+
+
+class ReplacePreset(Codemod):
+    """Replace ``preset_score_on_no_response`` calls with ``route_empty_responses``."""
+
+    name = "replace_preset"
+    description = (
+        "Replace each preset_score_on_no_response(grader, value) call with "
+        "route_empty_responses(grader, ...) and the enclosing scorer's settings."
+    )
+    changes_scores = True
+
+    def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
+        if not target.wants(self.name):
+            return []
+        found = {f.file for f in target.scan.preset_calls} | _naming_files(target)
+        return sorted(target.source(relative) for relative in found)
+
+    def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
+        relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
+        command = _ReplaceCommand(CodemodContext(), target, relative)
+        return command.transform_module(cst.parse_module(text)).code
+
+
+def _naming_files(target: EvalTarget) -> set[str]:
+    """The eval's files that name the preset: the scan misses calls via an alias."""
+    root = target.repo / PACKAGE_ROOT
+    return {
+        path.relative_to(root).as_posix()
+        for path in sorted((root / target.name).rglob("*.py"))
+        if PRESET_NAME in path.read_text(encoding="utf-8", errors="replace")
+    }
+
+
+class _ReplaceCommand(VisitorBasedCodemodCommand):
+    METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider)
+
+    def __init__(
+        self, context: CodemodContext, target: EvalTarget, relative: str
+    ) -> None:
+        super().__init__(context)
+        self.target = target
+        self.relative = relative
+        self.constructs = {s.name: s for s in target.scorers_in(relative)}
+        self.dict_constants: set[str] = set()
+        self.stack: list[cst.FunctionDef | cst.ClassDef] = []
+
+    def visit_Module(self, node: cst.Module) -> None:
+        self.dict_constants = _dict_constants(node)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.stack.append(node)
+
+    def leave_FunctionDef(
+        self, original: cst.FunctionDef, updated: cst.FunctionDef
+    ) -> cst.FunctionDef:
+        self.stack.pop()
+        return updated
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.stack.append(node)
+
+    def leave_ClassDef(
+        self, original: cst.ClassDef, updated: cst.ClassDef
+    ) -> cst.ClassDef:
+        self.stack.pop()
+        return updated
+
+    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+        if not QualifiedNameProvider.has_name(self, original, PRESET):
+            return updated
+        line = self.get_metadata(PositionProvider, original).start.line
+        where = f"{self.relative}:{line}"
+        construct = self._enclosing(where)
+        grader, value = _arguments(updated, where)
+        settings = self.target.settings(construct)
+        if _is_dict(value, self.dict_constants) and not _dict_verdicts(settings):
+            raise Skip(
+                f"{where}: the preset value is a dict but {construct.name}'s "
+                f"registry verdicts for category {settings.category} are not; "
+                "give it a dict no_answer_verdict or refusal_verdict"
+            )
+        RemoveImportsVisitor.remove_unused_import_by_node(self.context, original)
+        return router_call(self.context, grader, settings)
+
+    def _enclosing(self, where: str) -> ScorerEntry:
+        """The registered construct whose top-level function holds the call."""
+        top = self.stack[0] if self.stack else None
+        if (
+            not isinstance(top, cst.FunctionDef)
+            or top.name.value not in self.constructs
+        ):
+            raise Skip(
+                f"{where}: preset_score_on_no_response is not inside a registered "
+                "scorer construct, so its route settings are unknown"
+            )
+        construct = self.constructs[top.name.value]
+        if not construct.rewrite:
+            raise Skip(
+                f"{where}: {construct.name} holds a preset_score_on_no_response "
+                "call but is registered with rewrite: false"
+            )
+        return construct
+
+
+def _arguments(
+    call: cst.Call, where: str
+) -> tuple[cst.BaseExpression, cst.BaseExpression | None]:
+    """The grader and the preset value, bound as the preset's signature binds them."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword}
+    bound = dict(zip(PARAMETERS, positional, strict=False))
+    unknown = set(keywords) - set(PARAMETERS) or set(keywords) & set(bound)
+    starred = any(a.star for a in call.args)
+    if starred or unknown or len(positional) > len(PARAMETERS):
+        raise Skip(f"{where}: preset_score_on_no_response has unexpected arguments")
+    bound |= keywords
+    if "grader" not in bound:
+        raise Skip(f"{where}: preset_score_on_no_response has no grader")
+    return bound["grader"], bound.get("no_response_value")
+
+
+def _dict_constants(module: cst.Module) -> set[str]:
+    """Names bound at module level to a dict literal."""
+    return {
+        found["name"].value
+        for statement in module.body
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if (found := m.extract(small, _DICT_BINDING))
+    }
+
+
+def _is_dict(value: cst.BaseExpression | None, constants: set[str]) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value in constants
+    return isinstance(value, cst.Dict)
+
+
+def _dict_verdicts(settings: Resolved) -> bool:
+    """Whether every verdict the router will give a non-answer is a dict."""
+    routes = set(POLICY[Category(settings.category)].values())
+    routes |= {override.route for override in settings.overrides}
+    used = [getattr(settings, name) for r, name in VERDICTS.items() if r in routes]
+    return all(isinstance(verdict, dict) for verdict in used)

@@ -1,0 +1,25 @@
+from inspect_ai.scorer import (
+    INCORRECT,
+    Score,
+    Scorer,
+    Target,
+    accuracy,
+    model_graded_fact,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from inspect_evals.utils import scorers
+
+
+@scorer(metrics=[accuracy()])
+def demo_scorer(judge: str | None = None) -> Scorer:
+    grader = model_graded_fact(model=judge)
+
+    async def score(state: TaskState, target: Target) -> Score | None:
+        result = await grader(state, target)
+        if result is not None and result.value == INCORRECT and not result.reason:
+            result.reason = scorers.INVALID_RESPONSE_FORMAT
+        return result
+
+    return scorers.preset_score_on_no_response(score, no_response_value=INCORRECT)

@@ -1,0 +1,52 @@
+"""install_router: the installed router is the package's own source, and stays so.
+
+The golden cases hold a copy of the router as it is today; these checks hold
+for whatever the router becomes. After editing ``empty_migrate.router``, run
+``--update-golden`` and copy ``router_text()`` over
+``golden/install_router/already_installed/before/.../empty_response.py``.
+"""
+
+from pathlib import Path
+
+import pytest
+
+import empty_migrate.router
+from empty_migrate.codemods import CODEMODS
+from empty_migrate.codemods.base import EvalTarget, Skip
+from empty_migrate.codemods.install_router import NOTE, router_text
+from empty_migrate.registry.loader import load_entry
+from empty_migrate.registry.scan import EvalScan
+
+from .golden import GOLDEN
+
+CODEMOD = CODEMODS["install_router"]
+ROUTER = "src/inspect_evals/utils/empty_response.py"
+SCORERS = "src/inspect_evals/utils/scorers.py"
+CASE = GOLDEN / "install_router" / "already_installed"
+
+
+@pytest.fixture
+def target(tmp_path):
+    entry, problems = load_entry(CASE / "registry.yaml")
+    assert not problems, problems
+    return EvalTarget("demo", entry, EvalScan("demo"), tmp_path)
+
+
+def test_router_text_is_the_package_source_with_a_note():
+    source = Path(empty_migrate.router.__file__).read_text(encoding="utf-8")
+    assert router_text().replace(NOTE + "\n", "", 1) == source
+
+
+def test_installed_router_is_left_alone(target):
+    assert CODEMOD.transform(router_text(), ROUTER, target) == router_text()
+
+
+def test_golden_copy_of_the_router_is_current():
+    installed = CASE / "before" / ROUTER
+    assert installed.read_text() == router_text(), "refresh it: see module docstring"
+
+
+def test_unexpected_preset_signature_skips(target):
+    text = "def preset_score_on_no_response(grader, value, extra):\n    pass\n"
+    with pytest.raises(Skip, match="unexpected signature"):
+        CODEMOD.transform(text, SCORERS, target)

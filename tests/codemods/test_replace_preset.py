@@ -1,0 +1,143 @@
+"""replace_preset skips, with a reason, every call it cannot rewrite safely.
+
+The golden cases specify the rewrites; a skip leaves the whole eval alone,
+so these shapes are checked here instead.
+"""
+
+import textwrap
+
+import pytest
+
+from empty_migrate.codemods import CODEMODS
+from empty_migrate.codemods.base import EvalTarget, Skip
+from empty_migrate.registry.loader import load_entry
+from empty_migrate.registry.scan import scan_eval
+
+from .golden import EVAL, SCORER_PATH
+
+CODEMOD = CODEMODS["replace_preset"]
+
+REGISTRY = """\
+category: model_graded
+polarity: neutral
+output: state.output
+judge: scorer
+today: "empty completion -> preset INCORRECT (demo/scorer.py:9)"
+codemods: [replace_preset, wrap_router]
+tasks:
+  demo: {}
+scorers:
+  - name: demo_scorer
+    file: demo/scorer.py
+    construct: factory
+"""
+
+HEADER = """\
+from inspect_ai.scorer import INCORRECT, Scorer, model_graded_fact
+
+from inspect_evals.utils.scorers import preset_score_on_no_response
+"""
+
+
+def target(tmp_path, source, registry=REGISTRY):
+    (tmp_path / "registry.yaml").write_text(registry)
+    entry, problems = load_entry(tmp_path / "registry.yaml")
+    assert not problems, problems
+    (tmp_path / SCORER_PATH).parent.mkdir(parents=True)
+    (tmp_path / SCORER_PATH).write_text(source)
+    return EvalTarget(EVAL, entry, scan_eval(tmp_path, EVAL), tmp_path)
+
+
+def run(tmp_path, body, registry=REGISTRY):
+    source = HEADER + textwrap.dedent(body)
+    return CODEMOD.transform(source, SCORER_PATH, target(tmp_path, source, registry))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "\nSCORER = preset_score_on_no_response(model_graded_fact(), INCORRECT)\n",
+        """
+        def other_scorer() -> Scorer:
+            return preset_score_on_no_response(model_graded_fact(), INCORRECT)
+        """,
+        """
+        class Scorers:
+            def demo_scorer(self) -> Scorer:
+                return preset_score_on_no_response(model_graded_fact(), INCORRECT)
+        """,
+    ],
+    ids=["module_level", "unregistered_function", "method"],
+)
+def test_call_outside_a_registered_construct_skips(tmp_path, body):
+    with pytest.raises(Skip, match="not inside a registered scorer construct"):
+        run(tmp_path, body)
+
+
+def test_construct_kept_out_of_codemods_skips(tmp_path):
+    registry = REGISTRY.replace(
+        "construct: factory",
+        "construct: factory\n    rewrite: false\n    note: a metric helper",
+    )
+    body = """
+    def demo_scorer() -> Scorer:
+        return preset_score_on_no_response(model_graded_fact(), INCORRECT)
+    """
+    with pytest.raises(Skip, match="rewrite: false"):
+        run(tmp_path, body, registry)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "preset_score_on_no_response(model_graded_fact(), INCORRECT, 1)",
+        "preset_score_on_no_response(model_graded_fact(), value=INCORRECT)",
+        "preset_score_on_no_response(*args)",
+        "preset_score_on_no_response(no_response_value=INCORRECT)",
+    ],
+    ids=["extra_positional", "unknown_keyword", "starred", "no_grader"],
+)
+def test_arguments_the_preset_does_not_take_skip(tmp_path, call):
+    body = f"""
+    def demo_scorer(*args) -> Scorer:
+        return {call}
+    """
+    with pytest.raises(Skip, match="preset_score_on_no_response has"):
+        run(tmp_path, body)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["{'score': INCORRECT, 'confidence': 100}", "NO_RESPONSE_VALUE"],
+    ids=["dict_literal", "dict_constant"],
+)
+def test_dict_value_without_dict_verdict_skips(tmp_path, value):
+    body = f"""
+    NO_RESPONSE_VALUE = {{"score": INCORRECT, "confidence": 100}}
+
+
+    def demo_scorer() -> Scorer:
+        return preset_score_on_no_response(model_graded_fact(), {value})
+    """
+    with pytest.raises(Skip, match="preset value is a dict"):
+        run(tmp_path, body)
+
+
+def test_scorer_shared_by_tasks_with_different_settings_skips(tmp_path):
+    registry = REGISTRY.replace(
+        "  demo: {}", "  demo: {}\n  demo_strict:\n    category: qa"
+    ).replace("factory", "factory\n    tasks: [demo, demo_strict]")
+    body = """
+    def demo_scorer() -> Scorer:
+        return preset_score_on_no_response(model_graded_fact(), INCORRECT)
+    """
+    with pytest.raises(Skip, match="settings differ between tasks"):
+        run(tmp_path, body, registry)
+
+
+def test_eval_that_does_not_list_it_has_no_files(tmp_path):
+    registry = REGISTRY.replace("[replace_preset, wrap_router]", "[wrap_router]")
+    source = HEADER + (
+        "\n\ndef demo_scorer() -> Scorer:\n    return model_graded_fact()\n"
+    )
+    assert CODEMOD.files(target(tmp_path, source, registry)) == []

@@ -5,9 +5,11 @@ dry run and a write produce the same changes, and a write replaces each file
 atomically only after every eval has been computed.
 """
 
+import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -57,16 +59,121 @@ def migrate(
     codemods: Sequence[Codemod],
     today: str,
     progress: Progress | None = None,
+    jobs: int | None = None,
 ) -> RunResult:
-    """Compute the migration of `evals` in the tree at `repo`; nothing is written."""
-    run = RunResult()
-    workspace: dict[str, str] = {}
-    for index, name in enumerate(evals, start=1):
-        if progress:
-            progress(index, len(evals), name)
-        run.evals.append(_migrate_one(registry, repo, name, codemods, today, workspace))
+    """Compute the migration of `evals` in the tree at `repo`; nothing is written.
+
+    Evals that share a scorer file are migrated in order in one group, so a
+    later one sees the earlier one's rewrite; independent groups run in
+    parallel processes (`jobs`, default: one per core).
+    """
+    names = [codemod.name for codemod in codemods]
+    groups = _independent_groups(registry, evals)
+    jobs = min(jobs or os.cpu_count() or 1, len(groups))
+    results: dict[str, EvalResult] = {}
+    if jobs <= 1:
+        for group in groups:
+            results |= _migrate_group(registry, repo, group, names, today)
+            _report_progress(progress, len(results), len(evals), group)
+    else:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            futures = {
+                pool.submit(_migrate_batch, registry, repo, batch, names, today): batch
+                for batch in _batches(groups, jobs * 4)
+            }
+            for future in as_completed(futures):
+                results |= future.result()
+                last = futures[future][-1]
+                _report_progress(progress, len(results), len(evals), last)
+    run = RunResult([results[name] for name in evals])
+    _settle_shared_files(run)
     _format(run, Formatter(repo))
     return run
+
+
+def _report_progress(
+    progress: Progress | None, done: int, total: int, group: list[str]
+) -> None:
+    if progress:
+        progress(done, total, group[-1])
+
+
+def _batches(groups: list[list[str]], count: int) -> list[list[list[str]]]:
+    """Split the groups into about `count` batches of similar size, in order."""
+    size = max(1, -(-len(groups) // count))
+    return [groups[i : i + size] for i in range(0, len(groups), size)]
+
+
+def _migrate_batch(
+    registry: Registry,
+    repo: Path,
+    batch: list[list[str]],
+    names: list[str],
+    today: str,
+) -> dict[str, EvalResult]:
+    results: dict[str, EvalResult] = {}
+    for group in batch:
+        results |= _migrate_group(registry, repo, group, names, today)
+    return results
+
+
+def _migrate_group(
+    registry: Registry, repo: Path, group: list[str], names: list[str], today: str
+) -> dict[str, EvalResult]:
+    codemods = [CODEMODS[name] for name in names]
+    workspace: dict[str, str] = {}
+    return {
+        name: _migrate_one(registry, repo, name, codemods, today, workspace)
+        for name in group
+    }
+
+
+def _independent_groups(registry: Registry, evals: Sequence[str]) -> list[list[str]]:
+    """Evals in run order, grouped so that evals sharing a scorer file stay together.
+
+    A scorer file outside an eval's own package (``utils/aime_common.py``) is
+    shared: its evals must run in sequence. The router module and the preset
+    shim are shared by all, but every group rewrites them identically.
+    """
+    owner: dict[str, str] = {}
+    parent = {name: name for name in evals}
+
+    def root(name: str) -> str:
+        while parent[name] != name:
+            name = parent[name]
+        return name
+
+    for name in evals:
+        for scorer in registry.get(name).scorers:
+            if scorer.file.startswith(f"{name}/"):
+                continue
+            other = owner.setdefault(scorer.file, name)
+            parent[root(name)] = root(other)
+    groups: dict[str, list[str]] = {}
+    for name in evals:
+        groups.setdefault(root(name), []).append(name)
+    return list(groups.values())
+
+
+def _settle_shared_files(run: RunResult) -> None:
+    """Keep one rewrite per file: a later eval's identical rewrite is a no-op.
+
+    Groups start from the pristine tree, so each rewrites the router module
+    and the preset shim; in run order, only the first eval changes them.
+    """
+    final: dict[str, str] = {}
+    for result in run.evals:
+        files = []
+        for file in result.files:
+            if file.status == "rewritten" and file.path in final:
+                if final[file.path] != file.after:
+                    raise RuntimeError(f"conflicting rewrites of {file.path}")
+                file = replace(file, status="unchanged", before=file.after)
+            elif file.status == "rewritten":
+                final[file.path] = file.after
+            files.append(file)
+        result.files = files
 
 
 def _format(run: RunResult, formatter: Formatter) -> None:

@@ -196,3 +196,14 @@ def test_list_codemods(capsys):
         "changelog",
     ]
     assert all(line.split()[1] in ("safe", "unsafe") for line in lines)
+
+
+def test_readme_documents_every_codemod_and_its_safety():
+    from pathlib import Path
+
+    from empty_migrate.codemods import CODEMODS
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text()
+    for name, codemod in CODEMODS.items():
+        safety = "unsafe" if codemod.changes_scores else "safe"
+        assert f"| `{name}` | {safety} |" in readme, name

@@ -100,12 +100,13 @@ def _after_imports(body: list[cst.BaseStatement]) -> int:
             isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body
         ):
             position = index + 1
-        elif index == 0 and _is_docstring(statement):
+        elif index == 0 and is_docstring(statement):
             position = 1
     return position
 
 
-def _is_docstring(statement: cst.BaseStatement) -> bool:
+def is_docstring(statement: cst.BaseStatement) -> bool:
+    """Whether a statement is a docstring (a lone string expression)."""
     return (
         isinstance(statement, cst.SimpleStatementLine)
         and len(statement.body) == 1

@@ -18,6 +18,7 @@ from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
+from empty_migrate.codemods._imports import is_docstring
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Skip
 from empty_migrate.router import Outcome
@@ -74,7 +75,7 @@ class GuardCommand(VisitorBasedCodemodCommand):
     def _guarded(self, function: cst.FunctionDef, guard: Guard) -> cst.FunctionDef:
         state = function.params.params[0].name.value
         body = list(function.body.body)
-        start = 1 if body and _is_docstring(body[0]) else 0
+        start = 1 if body and is_docstring(body[0]) else 0
         new: list[cst.BaseStatement] = []
         if guard.store_key and not any(_saves(s, state, guard.store_key) for s in body):
             new.append(_with_comment(_save(state, guard.store_key), _SAVE_COMMENT))
@@ -151,17 +152,6 @@ def _saves(statement: cst.BaseStatement, state: str, key: str) -> bool:
 def _with_comment(statement: cst.BaseStatement, comment: str) -> cst.BaseStatement:
     line = cst.EmptyLine(comment=cst.Comment(comment))
     return statement.with_changes(leading_lines=[line])
-
-
-def _is_docstring(statement: cst.BaseStatement) -> bool:
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(
-            statement.body[0].value, cst.SimpleString | cst.ConcatenatedString
-        )
-    )
 
 
 def _bindings(statement: cst.BaseStatement) -> Iterator[tuple[str, str, bool]]:

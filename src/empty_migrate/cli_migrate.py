@@ -7,15 +7,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from empty_migrate.cli_registry import load_or_report
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.corpus import CorpusError, resolve_target
 from empty_migrate.migrate import RunResult, migrate, select_codemods, write_files
-from empty_migrate.registry.loader import (
-    EVALS_DIR,
-    Registry,
-    RegistryError,
-    load_registry,
-)
+from empty_migrate.registry.loader import EVALS_DIR, Registry
 from empty_migrate.runner import FileResult
 
 EXIT_OK = 0
@@ -64,12 +60,8 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         parser.print_usage(sys.stderr)
         print("empty-migrate: name --eval EVAL (repeatable) or --all", file=sys.stderr)
         return EXIT_USAGE
-    try:
-        registry = load_registry(args.registry)
-    except RegistryError as error:
-        for problem in error.problems:
-            print(problem, file=sys.stderr)
-        print(f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr)
+    registry = load_or_report(args.registry)
+    if registry is None:
         return EXIT_USAGE
     try:
         evals = _selected(registry, args)

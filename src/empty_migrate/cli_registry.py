@@ -53,14 +53,21 @@ def add_registry_commands(commands: Any) -> None:
         )
 
 
-def run_registry(args: argparse.Namespace) -> int:
-    """Run one registry command; the registry is validated before anything else."""
+def load_or_report(folder: Path) -> Registry | None:
+    """The registry, or None after printing every problem as ``file:line: ...``."""
     try:
-        registry = load_registry(args.registry)
+        return load_registry(folder)
     except RegistryError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)
         print(f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr)
+        return None
+
+
+def run_registry(args: argparse.Namespace) -> int:
+    """Run one registry command; the registry is validated before anything else."""
+    registry = load_or_report(args.registry)
+    if registry is None:
         return EXIT_INVALID
     handlers = {
         "list": _list,

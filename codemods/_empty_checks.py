@@ -17,14 +17,15 @@ extractor, a code-block parser) is not a completion: its emptiness is a format
 failure, not a non-answer.
 """
 
+import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.codemod import CodemodContext
 
+from empty_migrate.codemods._imports import add_imports, recorded_imports
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.registry.schema import ScorerEntry, resolve
 
@@ -62,14 +63,28 @@ def outputs(target: EvalTarget, scorer: ScorerEntry) -> set[str]:
 
 def construct_lines(text: str, names: set[str]) -> list[range]:
     """The line ranges of the named functions and of ``@solver`` functions."""
-    wrapper = MetadataWrapper(cst.parse_module(text))
-    positions = wrapper.resolve(PositionProvider)
     return [
-        range(where.start.line, where.end.line + 1)
-        for node, where in positions.items()
-        if isinstance(node, cst.FunctionDef)
-        and (node.name.value in names or is_solver(node))
+        range(node.lineno, node.end_lineno + 1)
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (node.name in names or _is_solver_ast(node))
     ]
+
+
+def _is_solver_ast(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = target.attr if isinstance(target, ast.Attribute) else ""
+        name = target.id if isinstance(target, ast.Name) else name
+        if name == "solver":
+            return True
+    return False
+
+
+def run_command(command: cst.CSTTransformer, text: str) -> str:
+    """Run a command on a module's text, then add the imports it recorded."""
+    module = cst.parse_module(text).visit(command)
+    return add_imports(module, recorded_imports(command.context)).code
 
 
 def is_solver(node: cst.FunctionDef) -> bool:
@@ -257,7 +272,7 @@ def _state_like(owner: cst.BaseExpression) -> bool:
     return value == "s" or "state" in value
 
 
-class ConstructCommand(VisitorBasedCodemodCommand):
+class ConstructCommand(cst.CSTTransformer):
     """A codemod command that tracks which function it is in, and whether to act.
 
     Subclasses act where ``self.active`` is true: inside a registered scorer
@@ -268,7 +283,9 @@ class ConstructCommand(VisitorBasedCodemodCommand):
     def __init__(
         self, context: CodemodContext, constructs: dict[str, bool], solvers: bool
     ) -> None:
-        super().__init__(context)
+        super().__init__()
+        # imports are recorded here and added by `run_command` (cheaply)
+        self.context = context
         self.constructs = constructs
         self.solvers = solvers
         self.frames: list[Frame] = []

@@ -158,3 +158,42 @@ def _without_name(
         )
     kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
     return statement.with_changes(body=[found.with_changes(names=kept)])
+
+
+def remove_unused(module: cst.Module, names: Iterable[str]) -> cst.Module:
+    """Drop ``from ... import`` entries whose local name is in `names` and unused."""
+    unused = {name for name in names if not _uses(module, name)}
+    if not unused:
+        return module
+    body = []
+    for statement in module.body:
+        statement = _without_locals(statement, unused)
+        if statement is not None:
+            body.append(statement)
+    return module.with_changes(body=body)
+
+
+def _without_locals(
+    statement: cst.BaseStatement, unused: set[str]
+) -> cst.BaseStatement | None:
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return statement
+    smalls = []
+    for small in statement.body:
+        if isinstance(small, cst.ImportFrom) and not isinstance(
+            small.names, cst.ImportStar
+        ):
+            kept = [a for a in small.names if _local_name(a) not in unused]
+            if not kept:
+                continue
+            if len(kept) != len(small.names):
+                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                small = small.with_changes(names=kept)
+        smalls.append(small)
+    if not smalls:
+        return None
+    return statement.with_changes(body=smalls)
+
+
+def _local_name(alias: cst.ImportAlias) -> str:
+    return alias.evaluated_alias or cst.helpers.get_full_name_for_node(alias.name) or ""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
+from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
@@ -38,11 +38,12 @@ _SAVE_COMMENT = "# Save the model's own output: the scorer's router reads it fro
 _GUARD_COMMENT = "# The router scores non-answers without a verdict: skip the judge."
 
 
-class GuardCommand(VisitorBasedCodemodCommand):
+class GuardCommand(cst.CSTTransformer):
     """Guard the named solvers' solve coroutines; ``found`` lists those seen."""
 
     def __init__(self, context: CodemodContext, guards: list[Guard]) -> None:
-        super().__init__(context)
+        super().__init__()
+        self.context = context
         self.guards = {g.solver: g for g in guards}
         self.found: set[str] = set()
         self.stack: list[str] = []

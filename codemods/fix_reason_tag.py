@@ -49,6 +49,7 @@ from empty_migrate.codemods._empty_checks import (
     imported_names,
     is_score_call,
     outputs,
+    run_command,
 )
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget
@@ -98,7 +99,7 @@ class FixReasonTag(Codemod):
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
         command = _Tag(CodemodContext(), constructs(target, relative))
-        return command.transform_module(cst.parse_module(text)).code
+        return run_command(command, text)
 
 
 class _Tag(ConstructCommand):

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.codemod import CodemodContext
 
+from empty_migrate.codemods._imports import add_imports, recorded_imports
 from empty_migrate.codemods._judge_sites import (
     ROUTED,
     PackageIndex,
@@ -82,7 +83,8 @@ class JudgeBypass(Codemod):
         if not guards:
             return text
         command = GuardCommand(CodemodContext(), guards)
-        result = command.transform_module(cst.parse_module(text)).code
+        module = cst.parse_module(text).visit(command)
+        result = add_imports(module, recorded_imports(command.context)).code
         if missing := {g.solver for g in guards} - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: solve coroutine not found")
         return result

@@ -49,6 +49,7 @@ from empty_migrate.codemods._empty_checks import (
     constructs,
     imported_names,
     returns_score,
+    run_command,
 )
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
@@ -86,7 +87,7 @@ class ReplaceDeadCheck(Codemod):
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
         command = _Rewrite(CodemodContext(), constructs(target, relative))
-        return command.transform_module(cst.parse_module(text)).code
+        return run_command(command, text)
 
 
 def _inside_constructs(target: EvalTarget, relative: str, lines: set[int]) -> bool:

@@ -15,12 +15,17 @@ whose dict value the registry's verdicts do not match, skips the eval.
 Unsafe: non-answers get new score values.
 """
 
+import ast
+
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.codemod.visitors import RemoveImportsVisitor
-from libcst.metadata import PositionProvider, QualifiedNameProvider
+from libcst.codemod import CodemodContext
 
+from empty_migrate.codemods._imports import (
+    add_imports,
+    recorded_imports,
+    remove_unused,
+)
 from empty_migrate.codemods._router_call import router_call
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.registry.scan import PACKAGE_ROOT
@@ -59,8 +64,42 @@ class ReplacePreset(Codemod):
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
-        command = _ReplaceCommand(CodemodContext(), target, relative)
-        return command.transform_module(cst.parse_module(text)).code
+        context = CodemodContext()
+        command = _ReplaceCommand(context, target, relative, _call_lines(text))
+        module = cst.parse_module(text).visit(command)
+        module = remove_unused(module, command.dropped)
+        return add_imports(module, recorded_imports(context)).code
+
+
+def _call_lines(text: str) -> list[int]:
+    """The lines of calls that name the preset, in source order (for messages)."""
+    calls = [
+        node
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.Call) and PRESET_NAME in ast.unparse(node.func)
+    ]
+    return [c.lineno for c in sorted(calls, key=lambda c: (c.lineno, c.col_offset))]
+
+
+def _preset_names(module: cst.Module) -> tuple[set[str], set[str]]:
+    """Local names bound to the preset, and to its module (``utils.scorers``).
+
+    Follows ``from ... import ... as ...`` anywhere in the module, so an aliased
+    import resolves and a same-named function from elsewhere does not.
+    """
+    functions, modules = set(), set()
+    for node in m.findall(module, m.ImportFrom()):
+        if node.relative or isinstance(node.names, cst.ImportStar) or not node.module:
+            continue
+        source = cst.helpers.get_full_name_for_node(node.module)
+        for alias in node.names:
+            name = cst.helpers.get_full_name_for_node(alias.name)
+            local = alias.evaluated_alias or name
+            if f"{source}.{name}" == PRESET:
+                functions.add(local)
+            elif f"{source}.{name}" == PRESET.rsplit(".", 1)[0]:
+                modules.add(local)
+    return functions, modules
 
 
 def _naming_files(target: EvalTarget) -> set[str]:
@@ -73,13 +112,21 @@ def _naming_files(target: EvalTarget) -> set[str]:
     }
 
 
-class _ReplaceCommand(VisitorBasedCodemodCommand):
-    METADATA_DEPENDENCIES = (PositionProvider, QualifiedNameProvider)
-
+class _ReplaceCommand(cst.CSTTransformer):
     def __init__(
-        self, context: CodemodContext, target: EvalTarget, relative: str
+        self,
+        context: CodemodContext,
+        target: EvalTarget,
+        relative: str,
+        call_lines: list[int],
     ) -> None:
-        super().__init__(context)
+        super().__init__()
+        self.context = context
+        self.call_lines = call_lines
+        self.order: list[cst.Call] = []
+        self.dropped: set[str] = set()
+        self.functions: set[str] = set()
+        self.modules: set[str] = set()
         self.target = target
         self.relative = relative
         self.constructs = {s.name: s for s in target.scorers_in(relative)}
@@ -88,6 +135,20 @@ class _ReplaceCommand(VisitorBasedCodemodCommand):
 
     def visit_Module(self, node: cst.Module) -> None:
         self.dict_constants = _dict_constants(node)
+        self.functions, self.modules = _preset_names(node)
+        # pre-order is source order, the order of `call_lines`
+        self.order = [c for c in m.findall(node, m.Call()) if self._is_preset(c)]
+
+    def _is_preset(self, call: cst.Call) -> bool:
+        func = call.func
+        if isinstance(func, cst.Name):
+            return func.value in self.functions
+        return (
+            isinstance(func, cst.Attribute)
+            and isinstance(func.value, cst.Name)
+            and func.value.value in self.modules
+            and func.attr.value == PRESET_NAME
+        )
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.stack.append(node)
@@ -108,9 +169,10 @@ class _ReplaceCommand(VisitorBasedCodemodCommand):
         return updated
 
     def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if not QualifiedNameProvider.has_name(self, original, PRESET):
+        if not self._is_preset(original):
             return updated
-        line = self.get_metadata(PositionProvider, original).start.line
+        index = next(i for i, c in enumerate(self.order) if c is original)
+        line = self.call_lines[index] if index < len(self.call_lines) else "?"
         where = f"{self.relative}:{line}"
         construct = self._enclosing(where)
         grader, value = _arguments(updated, where)
@@ -121,7 +183,9 @@ class _ReplaceCommand(VisitorBasedCodemodCommand):
                 f"registry verdicts for category {settings.category} are not; "
                 "give it a dict no_answer_verdict or refusal_verdict"
             )
-        RemoveImportsVisitor.remove_unused_import_by_node(self.context, original)
+        self.dropped |= _names_in(original.func)
+        if value is not None:
+            self.dropped |= _names_in(value)
         return router_call(self.context, grader, settings)
 
     def _enclosing(self, where: str) -> ScorerEntry:
@@ -184,3 +248,8 @@ def _dict_verdicts(settings: Resolved) -> bool:
     routes |= {override.route for override in settings.overrides}
     used = [getattr(settings, name) for r, name in VERDICTS.items() if r in routes]
     return all(isinstance(verdict, dict) for verdict in used)
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    """Every name the node refers to (candidates for now-unused imports)."""
+    return {name.value for name in m.findall(node, m.Name())}

@@ -72,8 +72,9 @@ def migrate(
     jobs = min(jobs or os.cpu_count() or 1, len(groups))
     results: dict[str, EvalResult] = {}
     if jobs <= 1:
+        workspace: dict[str, str] = {}
         for group in groups:
-            results |= _migrate_group(registry, repo, group, names, today)
+            results |= _migrate_group(registry, repo, group, names, today, workspace)
             _report_progress(progress, len(results), len(evals), group)
     else:
         context = multiprocessing.get_context("fork")
@@ -113,16 +114,21 @@ def _migrate_batch(
     today: str,
 ) -> dict[str, EvalResult]:
     results: dict[str, EvalResult] = {}
+    workspace: dict[str, str] = {}
     for group in batch:
-        results |= _migrate_group(registry, repo, group, names, today)
+        results |= _migrate_group(registry, repo, group, names, today, workspace)
     return results
 
 
 def _migrate_group(
-    registry: Registry, repo: Path, group: list[str], names: list[str], today: str
+    registry: Registry,
+    repo: Path,
+    group: list[str],
+    names: list[str],
+    today: str,
+    workspace: dict[str, str],
 ) -> dict[str, EvalResult]:
     codemods = [CODEMODS[name] for name in names]
-    workspace: dict[str, str] = {}
     return {
         name: _migrate_one(registry, repo, name, codemods, today, workspace)
         for name in group

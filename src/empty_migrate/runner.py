@@ -162,8 +162,7 @@ def run_file(
 def _checked_python(text: str, path: str, formatter: Formatter | None) -> str:
     if formatter is not None:
         text = formatter.format(text, path)
-    cst.parse_module(text)
-    compile(text, path, "exec")
+    compile(text, path, "exec")  # parses and byte-compiles; raises SyntaxError
     return text
 
 

@@ -17,8 +17,8 @@ from typing import Any
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, SCORE_CONSTANTS
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.codemods.bump_task_version import MARKER
+from empty_migrate.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.registry.schema import Resolved, resolve
-from empty_migrate.router import Outcome, Route, route_for, route_reason
 
 ROUTING_CODEMODS = ("replace_preset", "wrap_router")
 """The codemods after which non-answers are routed by the policy."""

@@ -12,8 +12,8 @@ import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
+from empty_migrate.policy import POLICY, Category, Route
 from empty_migrate.registry.schema import Resolved
-from empty_migrate.router import POLICY, Category, Route
 
 ROUTER_MODULE = "inspect_evals.utils.empty_response"
 ROUTER_FUNCTION = "route_empty_responses"

@@ -21,7 +21,7 @@ from libcst.helpers import get_full_name_for_node
 from empty_migrate.codemods._imports import is_docstring
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Skip
-from empty_migrate.router import Outcome
+from empty_migrate.policy import Outcome
 
 
 @dataclass(frozen=True)

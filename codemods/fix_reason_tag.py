@@ -53,7 +53,7 @@ from empty_migrate.codemods._empty_checks import (
 )
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget
-from empty_migrate.router import Outcome
+from empty_migrate.policy import Outcome
 
 Kind = Literal["no_output", "refusal", "non_answer"]
 Branch = tuple[Literal["body", "orelse"], Kind]

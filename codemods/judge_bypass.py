@@ -39,9 +39,9 @@ from empty_migrate.codemods._judge_sites import (
 from empty_migrate.codemods._judge_solver import GRADERS, solver_judges
 from empty_migrate.codemods._solver_guard import Guard, GuardCommand
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.scan import Finding
 from empty_migrate.registry.schema import ScorerEntry, resolve
-from empty_migrate.router import Outcome, Route, route_for
 
 _LOOKUP_ROOTS = {"task", "module", "unreferenced"}
 _SCORED = (Route.SCORE, Route.SCORE_TAGGED)

@@ -28,9 +28,9 @@ from empty_migrate.codemods._imports import (
 )
 from empty_migrate.codemods._router_call import router_call
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.policy import POLICY, Category, Route
 from empty_migrate.registry.scan import PACKAGE_ROOT
 from empty_migrate.registry.schema import Resolved, ScorerEntry
-from empty_migrate.router import POLICY, Category, Route
 
 PRESET_NAME = "preset_score_on_no_response"
 PRESET = f"inspect_evals.utils.scorers.{PRESET_NAME}"

@@ -10,9 +10,8 @@ from dataclasses import asdict
 from empty_migrate import __version__
 from empty_migrate.cli_migrate import add_migrate_arguments, run_migrate
 from empty_migrate.cli_registry import add_registry_commands, run_registry
-from empty_migrate.log_outcomes import LogReadError, count_outcomes, sample_outcomes
+from empty_migrate.policy import POLICY, Category
 from empty_migrate.policy_table import policy_markdown
-from empty_migrate.router import POLICY, Category
 
 EXIT_OK = 0
 EXIT_USAGE = 2
@@ -71,6 +70,13 @@ def _print_policy(fmt: str) -> int:
 
 
 def _print_outcomes(logs: list[str], fmt: str) -> int:
+    # imported here: reading logs needs inspect_ai, which the other commands do not
+    from empty_migrate.log_outcomes import (
+        LogReadError,
+        count_outcomes,
+        sample_outcomes,
+    )
+
     try:
         outcomes = [o for log in logs for o in sample_outcomes(log)]
     except LogReadError as error:

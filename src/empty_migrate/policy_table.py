@@ -4,7 +4,7 @@ MIGRATION.md embeds this rendering, and a test keeps the two identical, so the
 document can never drift from the router's `POLICY`.
 """
 
-from empty_migrate.router import POLICY, Category, Outcome, Route, route_reason
+from empty_migrate.policy import POLICY, Category, Outcome, Route, route_reason
 
 _ROUTE_TEXT = {
     Route.SCORE: "scorer",

@@ -13,8 +13,9 @@ any scorer so that each non-answer takes one of Inspect's three routes: a
 verdict on the model, ``Score.unscored()`` for an instrument failure, or a
 raised error for a machinery failure.
 
-It depends only on ``inspect_ai`` and the standard library, so the same file
-can be installed into an eval repository unchanged.
+Apart from ``empty_migrate.policy`` (the policy as data, re-exported here), it
+depends only on ``inspect_ai`` and the standard library; the copy installed
+into an eval repository has the policy module inlined.
 
 Example:
     ```python
@@ -30,7 +31,6 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import wraps
 from typing import Any
 
@@ -51,6 +51,15 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 from inspect_ai.util import registry_info
+
+from empty_migrate.policy import (
+    POLICY,
+    Category,
+    Outcome,
+    Route,
+    route_for,
+    route_reason,
+)
 
 __all__ = [
     "POLICY",
@@ -74,104 +83,8 @@ __all__ = [
 ]
 
 
-class Outcome(StrEnum):
-    """What the model's final output amounts to, decided from provider signals."""
+# The policy (empty_migrate/policy.py, inlined here when installed)
 
-    ANSWERED = "answered"
-    EMPTY = "empty"
-    REASONING_ONLY = "reasoning_only"
-    TOOL_CALLS_ONLY = "tool_calls_only"
-    TRUNCATED = "truncated"
-    REFUSED = "refused"
-    REFUSED_AFTER_PARTIAL = "refused_after_partial"
-    FILTERED = "filtered"
-    OVERFLOW = "overflow"
-    NO_OUTPUT = "no_output"
-
-
-class Category(StrEnum):
-    """How an eval reads a non-answer; decides the route of every outcome."""
-
-    QA = "qa"
-    MODEL_GRADED = "model_graded"
-    SAFETY = "safety"
-    AGENTIC = "agentic"
-
-
-class Route(StrEnum):
-    """What the routed scorer does with one outcome."""
-
-    SCORE = "score"
-    """Call the wrapped scorer and return its score unchanged."""
-
-    SCORE_TAGGED = "score_tagged"
-    """Call the wrapped scorer; tag a failing, reason-less score with the outcome."""
-
-    NO_ANSWER = "no_answer"
-    """Verdict on the model: the eval's no-answer value (``NOANSWER`` by default)."""
-
-    REFUSAL_VERDICT = "refusal_verdict"
-    """Verdict on the model: the eval's own refusal value ``R``."""
-
-    UNSCORED = "unscored"
-    """Instrument failure: ``Score.unscored()``, excluded from metrics."""
-
-    RAISE = "raise"
-    """Machinery failure: raise, so the sample errors and can be retried."""
-
-
-_NON_ANSWERS = (Outcome.EMPTY, Outcome.REASONING_ONLY, Outcome.TOOL_CALLS_ONLY)
-_REFUSALS = (Outcome.REFUSED, Outcome.REFUSED_AFTER_PARTIAL)
-
-
-def _column(**routes: Route) -> dict[Outcome, Route]:
-    column = {Outcome.ANSWERED: Route.SCORE}
-    column |= dict.fromkeys(_NON_ANSWERS, routes["non_answer"])
-    column |= dict.fromkeys(_REFUSALS, routes["refused"])
-    column[Outcome.TRUNCATED] = routes["truncated"]
-    column[Outcome.FILTERED] = routes["filtered"]
-    column[Outcome.OVERFLOW] = Route.RAISE
-    column[Outcome.NO_OUTPUT] = routes["no_output"]
-    return column
-
-
-_VERDICT_ON_SILENCE = _column(
-    non_answer=Route.NO_ANSWER,
-    refused=Route.NO_ANSWER,
-    truncated=Route.NO_ANSWER,
-    filtered=Route.UNSCORED,
-    no_output=Route.RAISE,
-)
-
-POLICY: Mapping[Category, Mapping[Outcome, Route]] = {
-    Category.QA: _VERDICT_ON_SILENCE,
-    Category.MODEL_GRADED: _VERDICT_ON_SILENCE,
-    Category.SAFETY: _column(
-        non_answer=Route.REFUSAL_VERDICT,
-        refused=Route.REFUSAL_VERDICT,
-        truncated=Route.UNSCORED,
-        filtered=Route.REFUSAL_VERDICT,
-        no_output=Route.RAISE,
-    ),
-    Category.AGENTIC: _column(
-        non_answer=Route.SCORE_TAGGED,
-        refused=Route.SCORE_TAGGED,
-        truncated=Route.SCORE_TAGGED,
-        filtered=Route.SCORE_TAGGED,
-        no_output=Route.SCORE,
-    ),
-}
-"""The route of every outcome in every category (MIGRATION.md explains each cell)."""
-
-_REASONS: Mapping[Outcome, str] = {
-    Outcome.EMPTY: "no_response",
-    Outcome.REASONING_ONLY: "no_response",
-    Outcome.TOOL_CALLS_ONLY: "no_response",
-    Outcome.TRUNCATED: "no_response",
-    Outcome.REFUSED: "refusal",
-    Outcome.REFUSED_AFTER_PARTIAL: "refusal",
-    Outcome.FILTERED: "refusal",
-}
 
 _EXPLANATIONS: Mapping[Outcome, str] = {
     Outcome.EMPTY: "The model's final output has no visible text.",
@@ -190,11 +103,6 @@ _EXPLANATIONS: Mapping[Outcome, str] = {
     Outcome.OVERFLOW: "The prompt does not fit in the model's context window.",
     Outcome.NO_OUTPUT: "The model produced no output: there are no choices to score.",
 }
-
-
-def route_reason(outcome: Outcome | str) -> str | None:
-    """The Inspect ``reason`` the router writes for an outcome, if any."""
-    return _REASONS.get(Outcome(outcome))
 
 
 # Classification
@@ -503,27 +411,6 @@ class ContextOverflowError(NonAnswerError):
 
 VerdictValue = Value | Callable[[TaskState, Target], Value]
 """A verdict, or a function of the sample that returns one (per-sample polarity)."""
-
-
-def route_for(
-    category: Category | str,
-    outcome: Outcome | str,
-    overrides: Mapping[Outcome | str, Route | str] | None = None,
-) -> Route:
-    """The route of one outcome in one category, after per-eval overrides.
-
-    Args:
-        category: The eval's category.
-        outcome: The classified outcome.
-        overrides: Per-eval departures from `POLICY`, outcome to route.
-
-    Returns:
-        The route the routed scorer takes.
-    """
-    outcome = Outcome(outcome)
-    if overrides and outcome in overrides:
-        return Route(overrides[outcome])
-    return POLICY[Category(category)][outcome]
 
 
 def route_empty_responses(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import empty_migrate.router
+from empty_migrate.codemods.install_router import router_text
 
 pytestmark = pytest.mark.corpus
 
@@ -28,7 +28,7 @@ def target_with_router(inspect_evals_tree: Path, tmp_path: Path) -> Path:
     """A scratch project with the target's ruff config and the router installed."""
     shutil.copy(inspect_evals_tree / "pyproject.toml", tmp_path / "pyproject.toml")
     (tmp_path / INSTALLED_AT).parent.mkdir(parents=True)
-    shutil.copy(empty_migrate.router.__file__, tmp_path / INSTALLED_AT)
+    (tmp_path / INSTALLED_AT).write_text(router_text())
     return tmp_path
 
 

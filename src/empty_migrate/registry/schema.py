@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from empty_migrate.router import Outcome, Route
+from empty_migrate.policy import Outcome, Route
 
 Category = Literal["qa", "model_graded", "safety", "agentic"]
 Polarity = Literal["refusal_good", "refusal_bad", "per_sample", "neutral"]

@@ -86,6 +86,10 @@ class Codemod:
     changes_scores: ClassVar[bool]
     """True if it changes score values (unsafe: metrics move); False for tags only."""
 
+    repo_level: ClassVar[bool] = False
+    """True for a change to files every eval shares (the router module): it does
+    not count as a change to the eval's own scoring."""
+
     follows_changes: ClassVar[bool] = False
     """True for bookkeeping (version bump, changelog): runs after the code codemods,
     and only if they changed the eval (see `EvalTarget.changed_by`)."""

@@ -74,6 +74,7 @@ class InstallRouter(Codemod):
         "turn preset_score_on_no_response into a deprecated shim over it."
     )
     changes_scores = True
+    repo_level = True
 
     def files(self, target: EvalTarget) -> list[str]:
         """Both shared files, for every eval whose codemods use the router.

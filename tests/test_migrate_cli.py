@@ -207,3 +207,39 @@ def test_readme_documents_every_codemod_and_its_safety():
     for name, codemod in CODEMODS.items():
         safety = "unsafe" if codemod.changes_scores else "safe"
         assert f"| `{name}` | {safety} |" in readme, name
+
+
+def test_installing_the_router_alone_does_not_bump_an_eval(repo, registry, capsys):
+    (registry / "gamma.yaml").write_text(
+        ENTRY.replace("[wrap_router]", "[wrap_router, bump_task_version, changelog]")
+    )
+    path = repo / "src/inspect_evals/gamma/gamma.py"
+    path.write_text(
+        path.read_text()
+        .replace(
+            "scorer=choice()", 'scorer=route_empty_responses(choice(), category="qa")'
+        )
+        .replace(
+            "from inspect_ai.scorer import choice\n",
+            "from inspect_ai.scorer import choice\n\n"
+            "from inspect_evals.utils.empty_response import route_empty_responses\n",
+        )
+    )
+    (repo / "src/inspect_evals/gamma/eval.yaml").write_text('version: "1-A"\n')
+    assert (
+        main(
+            [
+                "--eval",
+                "gamma",
+                "--dry-run",
+                "--repo",
+                str(repo),
+                "--registry",
+                str(registry),
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "src/inspect_evals/utils/empty_response.py" in out
+    assert "eval.yaml" not in out and "changelog.d" not in out

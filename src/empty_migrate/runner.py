@@ -182,7 +182,10 @@ def migrate_eval(
     code = [c for c in codemods if not c.follows_changes]
     follow_ups = [c for c in codemods if c.follows_changes]
     result.files = _run(target, code, workspace, formatter)
-    changed_by = tuple(dict.fromkeys(n for f in result.files for n in f.codemods))
+    shared = {c.name for c in code if c.repo_level}
+    changed_by = tuple(
+        dict.fromkeys(n for f in result.files for n in f.codemods if n not in shared)
+    )
     if changed_by and follow_ups:
         target = replace(target, changed_by=changed_by)
         result.files += _run(target, follow_ups, workspace, formatter)

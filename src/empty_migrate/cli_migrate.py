@@ -4,6 +4,7 @@ import argparse
 import datetime
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -12,7 +13,6 @@ from empty_migrate.codemods import CODEMODS
 from empty_migrate.corpus import CorpusError, resolve_target
 from empty_migrate.migrate import RunResult, migrate, select_codemods, write_files
 from empty_migrate.registry.loader import EVALS_DIR, Registry
-from empty_migrate.runner import FileResult
 
 EXIT_OK = 0
 EXIT_WORK_REMAINS = 1
@@ -125,23 +125,16 @@ def _report(run: RunResult, args: argparse.Namespace, repo: Path) -> int:
 
 def _print_diff(run: RunResult, stream: TextIO) -> None:
     color = stream.isatty()
+    final = run.changed_files()
     seen: set[str] = set()
     for result in run.evals:
         for file in result.files:
             if file.status != "rewritten" or file.path in seen:
                 continue
+            # the first rewrite of a path holds its original text
             seen.add(file.path)
-            final = run.changed_files()[file.path]
-            diff = FileResult(file.path, "rewritten", _original(run, file.path), final)
-            stream.write(_colored(diff.diff()) if color else diff.diff())
-
-
-def _original(run: RunResult, path: str) -> str:
-    for result in run.evals:
-        for file in result.files:
-            if file.path == path and file.status == "rewritten":
-                return file.before
-    return ""
+            diff = replace(file, after=final[file.path]).diff()
+            stream.write(_colored(diff) if color else diff)
 
 
 def _colored(diff: str) -> str:

@@ -55,7 +55,7 @@ class FileResult:
 
 @dataclass
 class EvalResult:
-    """What the migration did to one eval (or ``(repo)`` for shared files)."""
+    """What the migration did to one eval."""
 
     eval: str
     files: list[FileResult] = field(default_factory=list)

@@ -185,3 +185,12 @@ def test_list_table_aligns_long_values(tmp_path, capsys):
     header, row, total = capsys.readouterr().out.splitlines()
     assert row.index("replace_preset") == header.index("codemods")
     assert "per_sample:label" in row and total == "1 evals"
+
+
+def test_schema_names_exactly_the_codemods_that_exist():
+    from typing import get_args
+
+    from empty_migrate.codemods import CODEMODS
+    from empty_migrate.registry.schema import CodemodName
+
+    assert list(get_args(CodemodName)) == list(CODEMODS)

@@ -25,7 +25,8 @@ import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 
-from empty_migrate.codemods._imports import add_imports, recorded_imports
+from empty_migrate.codemods._chunks import Chunks
+from empty_migrate.codemods._imports import add_imports_to_chunks, recorded_imports
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.registry.schema import ScorerEntry, resolve
 
@@ -81,10 +82,17 @@ def _is_solver_ast(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def run_command(command: cst.CSTTransformer, text: str) -> str:
-    """Run a command on a module's text, then add the imports it recorded."""
-    module = cst.parse_module(text).visit(command)
-    return add_imports(module, recorded_imports(command.context)).code
+def run_command(command: "ConstructCommand", text: str) -> str:
+    """Run a command on a module's text, then add the imports it recorded.
+
+    Only the chunks that define a function the command acts in are parsed.
+    """
+    chunks = Chunks(text)
+    command.prepare(chunks)
+    mentions = [*command.constructs, *(["solver"] if command.solvers else [])]
+    chunks.transform(chunks.find(command.may_act_in, mentions), command)
+    add_imports_to_chunks(chunks, recorded_imports(command.context))
+    return chunks.text
 
 
 def is_solver(node: cst.FunctionDef) -> bool:
@@ -96,21 +104,6 @@ def is_solver(node: cst.FunctionDef) -> bool:
         if name.rsplit(".", 1)[-1] == "solver":
             return True
     return False
-
-
-def imported_names(module: cst.Module, source: str) -> dict[str, str]:
-    """Names imported ``from source``: imported name -> local name."""
-    found = {}
-    for node in m.findall(module, m.ImportFrom()):
-        if _module_name(node) == source and not isinstance(node.names, cst.ImportStar):
-            for alias in node.names:
-                name = cst.helpers.get_full_name_for_node(alias.name) or ""
-                found[name] = alias.evaluated_alias or name
-    return found
-
-
-def _module_name(node: cst.ImportFrom) -> str:
-    return cst.helpers.get_full_name_for_node(node.module) if node.module else ""
 
 
 def direct_returns(suite: cst.BaseSuite) -> list[cst.Return]:
@@ -290,6 +283,17 @@ class ConstructCommand(cst.CSTTransformer):
         self.solvers = solvers
         self.frames: list[Frame] = []
         self.reader = OutputReader(self.frames)
+
+    def prepare(self, chunks: Chunks) -> None:
+        """Read what the command needs from the whole module, before any chunk."""
+
+    def may_act_in(self, statement: ast.stmt) -> bool:
+        """Whether a top-level statement defines a function the command acts in."""
+        return any(
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and (node.name in self.constructs or self.solvers and _is_solver_ast(node))
+            for node in ast.walk(statement)
+        )
 
     @property
     def active(self) -> bool:

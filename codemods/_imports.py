@@ -8,11 +8,14 @@ or a new line goes after the last top-level import; the target's isort (run by
 the runner) then puts everything in its place.
 """
 
+import ast
 from collections.abc import Iterable
 
 import libcst as cst
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
+
+from empty_migrate.codemods._chunks import Chunks
 
 
 def add_imports(module: cst.Module, imports: Iterable[tuple[str, str]]) -> cst.Module:
@@ -29,6 +32,132 @@ def add_imports(module: cst.Module, imports: Iterable[tuple[str, str]]) -> cst.M
     for source, names in wanted.items():
         body = _merge_or_insert(body, source, names)
     return module.with_changes(body=body)
+
+
+def add_imports_to_chunks(chunks: Chunks, imports: Iterable[tuple[str, str]]) -> None:
+    """`add_imports` for a module held as `Chunks`: parses at most one chunk.
+
+    The result is the text `add_imports` gives for the whole module.
+    """
+    wanted: dict[str, list[str]] = {}
+    for source, name in imports:
+        if not _chunks_import_name(chunks, source, name):
+            names = wanted.setdefault(source, [])
+            if name not in names:
+                names.append(name)
+    for source, names in wanted.items():
+        holders = chunks.find(lambda s, source=source: _imports_from(s, source))
+        if holders:
+            index = holders[0]
+            body = _merge_or_insert(list(chunks.module(index).body), source, names)
+            chunks.replace(index, chunks.module(index).with_changes(body=body))
+            continue
+        _insert_import(chunks, f"from {source} import {', '.join(names)}")
+
+
+def add_module_import(chunks: Chunks, module: str) -> None:
+    """Ensure ``import module`` is in a module held as `Chunks`."""
+    if not any(
+        isinstance(statement, ast.Import)
+        and any(a.name == module and a.asname is None for a in statement.names)
+        for statement in chunks.tree.body
+    ):
+        _insert_import(chunks, f"import {module}")
+
+
+def _insert_import(chunks: Chunks, statement: str) -> None:
+    """Put a new import line after the last top-level import (or docstring)."""
+    line = statement + chunks.newline
+    position = _chunks_after_imports(chunks)
+    if position > 0:
+        chunks.insert_after(position - 1, line, ast.parse(line).body)
+    else:
+        first = chunks.module(0)
+        new = cst.parse_statement(line)
+        chunks.replace(0, first.with_changes(body=[new, *first.body]))
+
+
+def remove_unused_imports(chunks: Chunks, names: Iterable[str]) -> None:
+    """Drop top-level imports of `names` that the module no longer uses.
+
+    A name counts as used where the code reads it, and where a string names
+    it (``__all__``, a string annotation), so an import is never dropped
+    while something still needs it.
+    """
+    unused = set(names) - _used_names(ast.parse(chunks.text))
+    for index, group in enumerate(chunks.statements):
+        if not any(_binds(statement, unused) for statement in group):
+            continue
+        module = chunks.module(index)
+        body = [
+            kept
+            for statement in module.body
+            if (kept := _without_locals(statement, unused)) is not None
+        ]
+        chunks.replace(index, module.with_changes(body=body))
+
+
+def _binds(statement: ast.stmt, names: set[str]) -> bool:
+    if not isinstance(statement, ast.Import | ast.ImportFrom):
+        return False
+    return any((a.asname or a.name.split(".")[0]) in names for a in statement.names)
+
+
+def _used_names(tree: ast.Module) -> set[str]:
+    used = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            used.add(node.id)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            used |= _names_in_string(node.value)
+    return used
+
+
+def _names_in_string(text: str) -> set[str]:
+    if text.isidentifier():
+        return {text}
+    if len(text) > 200 or "\n" in text:
+        return set()
+    try:
+        expression = ast.parse(text, mode="eval")
+    except SyntaxError:
+        return set()
+    return {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
+
+
+def _imports_from(statement: ast.stmt, source: str) -> bool:
+    return (
+        isinstance(statement, ast.ImportFrom)
+        and statement.level == 0
+        and statement.module == source
+        and all(alias.name != "*" for alias in statement.names)
+    )
+
+
+def _chunks_import_name(chunks: Chunks, source: str, name: str) -> bool:
+    return any(
+        _imports_from(statement, source)
+        and any(a.name == name and a.asname is None for a in statement.names)
+        for statement in chunks.tree.body
+    )
+
+
+def _chunks_after_imports(chunks: Chunks) -> int:
+    """`_after_imports` over chunks: the chunk index a new import goes before."""
+    position = 0
+    for index, group in enumerate(chunks.statements):
+        if any(isinstance(s, ast.Import | ast.ImportFrom) for s in group):
+            position = index + 1
+        elif index == 0 and _docstring_chunk(chunks, group):
+            position = 1
+    return position
+
+
+def _docstring_chunk(chunks: Chunks, group: list[ast.stmt]) -> bool:
+    string = ast.Constant | ast.JoinedStr
+    if len(group) != 1 or not isinstance(group[0], ast.Expr):
+        return False
+    return isinstance(group[0].value, string) and is_docstring(chunks.module(0).body[0])
 
 
 def recorded_imports(context: CodemodContext) -> list[tuple[str, str]]:
@@ -180,7 +309,7 @@ def _without_locals(
         return statement
     smalls = []
     for small in statement.body:
-        if isinstance(small, cst.ImportFrom) and not isinstance(
+        if isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(
             small.names, cst.ImportStar
         ):
             kept = [a for a in small.names if _local_name(a) not in unused]
@@ -196,4 +325,5 @@ def _without_locals(
 
 
 def _local_name(alias: cst.ImportAlias) -> str:
-    return alias.evaluated_alias or cst.helpers.get_full_name_for_node(alias.name) or ""
+    name = cst.helpers.get_full_name_for_node(alias.name) or ""
+    return alias.evaluated_alias or name.split(".")[0]

@@ -43,10 +43,10 @@ import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
+from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._empty_checks import (
     ConstructCommand,
     constructs,
-    imported_names,
     is_score_call,
     outputs,
     run_command,
@@ -109,9 +109,9 @@ class _Tag(ConstructCommand):
         self.reasons: dict[str, str] = {}
         self.tagged: dict[cst.Return, Kind] = {}
 
-    def visit_Module(self, node: cst.Module) -> None:
-        self.router = imported_names(node, ROUTER_MODULE)
-        self.reasons = imported_names(node, SCORERS_MODULE)
+    def prepare(self, chunks: Chunks) -> None:
+        self.router = chunks.imported_names(ROUTER_MODULE)
+        self.reasons = chunks.imported_names(SCORERS_MODULE)
 
     def visit_If(self, node: cst.If) -> None:
         if not self.active or (branch := self._branch(node.test)) is None:

@@ -21,10 +21,14 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import libcst as cst
-import libcst.matchers as m
-from libcst.codemod import CodemodContext, VisitorBasedCodemodCommand
-from libcst.codemod.visitors import AddImportsVisitor, RemoveImportsVisitor
 
+from empty_migrate.codemods._chunks import Chunks
+from empty_migrate.codemods._imports import (
+    add_imports_to_chunks,
+    add_module_import,
+    is_docstring,
+    remove_unused_imports,
+)
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 
@@ -156,41 +160,51 @@ def _ruff_clean(text: str) -> str:
 
 @lru_cache(maxsize=8)
 def _shim_preset(text: str) -> str:
-    # every migrated eval passes the same shared file through here: parse it
-    # once per distinct text, not once per eval
-    context = CodemodContext()
-    module = cst.parse_module(text)
-    return _ShimCommand(context).transform_module(module).code
+    # every migrated eval passes the same shared file through here: rewrite
+    # it once per distinct text, not once per eval
+    chunks = Chunks(text)
+    found = chunks.find(_is_preset)
+    if not found:
+        return text
+    index = found[0]
+    old = next(s for s in chunks.statements[index] if _is_preset(s))
+    if _calls_router(old):
+        return text
+    module = chunks.module(index)
+    function = next(s for s in module.body if isinstance(s, cst.FunctionDef))
+    grader, value = _parameters(function)
+    shim = SHIM.format(
+        summary=_summary(function),
+        grader=grader,
+        value=value,
+        preset=PRESET,
+        router=ROUTER_FUNCTION,
+        module=ROUTER_MODULE,
+    )
+    body = cst.ensure_type(cst.parse_statement(shim), cst.FunctionDef).body
+    shimmed = function.with_changes(body=body)
+    statements = [shimmed if s is function else s for s in module.body]
+    chunks.replace(index, module.with_changes(body=statements))
+    remove_unused_imports(
+        chunks, {n.id for n in ast.walk(old) if isinstance(n, ast.Name)}
+    )
+    add_module_import(chunks, "warnings")
+    add_imports_to_chunks(chunks, [(ROUTER_MODULE, ROUTER_FUNCTION)])
+    return chunks.text
 
 
-class _ShimCommand(VisitorBasedCodemodCommand):
-    def leave_Module(self, original: cst.Module, updated: cst.Module) -> cst.Module:
-        body = [self._shim(s) if _is_preset(s) else s for s in original.body]
-        return updated.with_changes(body=body)
-
-    def _shim(self, function: cst.FunctionDef) -> cst.FunctionDef:
-        if m.findall(function, m.Call(func=m.Name(ROUTER_FUNCTION))):
-            return function
-        RemoveImportsVisitor.remove_unused_import_by_node(self.context, function)
-        AddImportsVisitor.add_needed_import(self.context, "warnings")
-        AddImportsVisitor.add_needed_import(
-            self.context, ROUTER_MODULE, ROUTER_FUNCTION
-        )
-        grader, value = _parameters(function)
-        shim = SHIM.format(
-            summary=_summary(function),
-            grader=grader,
-            value=value,
-            preset=PRESET,
-            router=ROUTER_FUNCTION,
-            module=ROUTER_MODULE,
-        )
-        body = cst.ensure_type(cst.parse_statement(shim), cst.FunctionDef).body
-        return function.with_changes(body=body)
+def _is_preset(statement: ast.stmt) -> bool:
+    is_function = isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+    return is_function and statement.name == PRESET
 
 
-def _is_preset(statement: cst.CSTNode) -> bool:
-    return m.matches(statement, m.FunctionDef(name=m.Name(PRESET)))
+def _calls_router(function: ast.stmt) -> bool:
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == ROUTER_FUNCTION
+        for node in ast.walk(function)
+    )
 
 
 def _parameters(function: cst.FunctionDef) -> tuple[str, str]:
@@ -204,10 +218,9 @@ def _parameters(function: cst.FunctionDef) -> tuple[str, str]:
 def _summary(function: cst.FunctionDef) -> str:
     """The docstring's first line, as written in the source."""
     first = function.body.body[0]
-    docstring = m.SimpleStatementLine(body=[m.Expr(value=m.SimpleString())])
-    if not m.matches(first, docstring):
+    if not is_docstring(first) or not isinstance(first.body[0].value, cst.SimpleString):
         return DEFAULT_SUMMARY
-    raw = cst.ensure_type(first.body[0].value, cst.SimpleString).value
+    raw = first.body[0].value.value
     if not raw.startswith('"""'):
         return DEFAULT_SUMMARY
     return raw[3:].split("\n")[0].removesuffix('"""')

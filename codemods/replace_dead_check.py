@@ -38,16 +38,18 @@ registry ``output`` is not ``state.output``. Skips the eval if the file binds
 Unsafe: non-answers that slipped past a check now take its branch.
 """
 
+import ast
+
 import libcst as cst
 import libcst.matchers as m
 from libcst.codemod import CodemodContext
 from libcst.codemod.visitors import AddImportsVisitor
 
+from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._empty_checks import (
     ConstructCommand,
     construct_lines,
     constructs,
-    imported_names,
     returns_score,
     run_command,
 )
@@ -103,9 +105,9 @@ class _Rewrite(ConstructCommand):
         self.names: dict[str, str] = {}
         self.taken: set[str] = set()
 
-    def visit_Module(self, node: cst.Module) -> None:
-        self.names = imported_names(node, ROUTER_MODULE)
-        self.taken = _module_bindings(node)
+    def prepare(self, chunks: Chunks) -> None:
+        self.names = chunks.imported_names(ROUTER_MODULE)
+        self.taken = _module_bindings(chunks.tree)
 
     def leave_FunctionDef(
         self, original: cst.FunctionDef, updated: cst.FunctionDef
@@ -332,20 +334,20 @@ def _with_parens(
     return new.with_changes(lpar=old.lpar, rpar=old.rpar)
 
 
-def _module_bindings(module: cst.Module) -> set[str]:
+def _module_bindings(tree: ast.Module) -> set[str]:
     """Names bound at module level: imports, functions, classes, assignments."""
     names = {
-        alias.evaluated_alias or alias.evaluated_name
-        for node in m.findall(module, m.Import() | m.ImportFrom())
-        if not isinstance(node.names, cst.ImportStar)
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom)
         for alias in node.names
+        if alias.name != "*"
     }
-    for node in module.body:
-        if isinstance(node, cst.FunctionDef | cst.ClassDef):
-            names.add(node.name.value)
-        elif isinstance(node, cst.SimpleStatementLine):
-            targets = m.findall(node, m.AssignTarget(m.Name()))
-            names |= {target.target.value for target in targets}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     return names
 
 

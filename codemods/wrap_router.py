@@ -9,10 +9,13 @@ including calls through an aliased import, are left alone, so the codemod is
 idempotent. Unsafe: non-answers get new score values.
 """
 
+import ast
+
 import libcst as cst
 from libcst.codemod import CodemodContext
 
-from empty_migrate.codemods._imports import add_imports, recorded_imports
+from empty_migrate.codemods._chunks import Chunks
+from empty_migrate.codemods._imports import add_imports_to_chunks, recorded_imports
 from empty_migrate.codemods._router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
@@ -39,14 +42,26 @@ class WrapRouter(Codemod):
         scorers = [s for s in _wrapped(target) if s.file == relative]
         jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
         context = CodemodContext()
-        command = _WrapCommand(context, jobs)
-        module = cst.parse_module(text).visit(command)
-        result = add_imports(module, recorded_imports(context)).code
+        chunks = Chunks(text)
+        router = chunks.imported_names(ROUTER_MODULE).get(ROUTER_FUNCTION)
+        names = {ROUTER_FUNCTION} | ({router} if router else set())
+        command = _WrapCommand(context, jobs, names)
+        defining = chunks.find(lambda s: _defines(s, set(jobs)), mentions=jobs)
+        chunks.transform(defining, command)
+        add_imports_to_chunks(chunks, recorded_imports(context))
         if missing := set(jobs) - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: not found in {relative}")
         if unwrapped := set(jobs) - command.wrapped:
             raise Skip(f"{', '.join(sorted(unwrapped))}: no scorer expression to wrap")
-        return result
+        return chunks.text
+
+
+def _defines(statement: ast.stmt, names: set[str]) -> bool:
+    """Whether a top-level statement defines a function named in `names`."""
+    return any(
+        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in names
+        for node in ast.walk(statement)
+    )
 
 
 def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
@@ -55,27 +70,34 @@ def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
 
 class _WrapCommand(cst.CSTTransformer):
     def __init__(
-        self, context: CodemodContext, jobs: dict[str, tuple[str, Resolved]]
+        self,
+        context: CodemodContext,
+        jobs: dict[str, tuple[str, Resolved]],
+        router_names: set[str],
     ) -> None:
         super().__init__()
         self.context = context
         self.jobs = jobs
         self.found: set[str] = set()
         self.wrapped: set[str] = set()
-        self.router_names = {ROUTER_FUNCTION}
+        self.router_names = router_names
         self.stack: list[str] = []
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        module = cst.helpers.get_full_name_for_node(node.module) if node.module else ""
-        if module == ROUTER_MODULE and not isinstance(node.names, cst.ImportStar):
-            for alias in node.names:
-                if cst.helpers.get_full_name_for_node(alias.name) == ROUTER_FUNCTION:
-                    self.router_names.add(alias.evaluated_alias or ROUTER_FUNCTION)
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        # only a task_scorer job looks inside expressions (for the Task call);
+        # skipping the rest keeps the walk to the statements that may return
+        if isinstance(node, cst.BaseExpression):
+            job = self._job()
+            if job is None or job[0] != "task_scorer":
+                return False
+        return super().on_visit(node)
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         self.stack.append(node.name.value)
         if len(self.stack) == 1 and node.name.value in self.jobs:
             self.found.add(node.name.value)
+        # nothing outside a job's own top-level function, or in a nested one
+        return len(self.stack) == 1 and node.name.value in self.jobs
 
     def leave_FunctionDef(
         self, original: cst.FunctionDef, updated: cst.FunctionDef

@@ -23,10 +23,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import add_imports_to_chunks, recorded_imports
+from empty_migrate.codemods._imports import NeededImports, add_imports_to_chunks
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.registry.schema import ScorerEntry, resolve
 
@@ -91,7 +90,7 @@ def run_command(command: "ConstructCommand", text: str) -> str:
     command.prepare(chunks)
     mentions = [*command.constructs, *(["solver"] if command.solvers else [])]
     chunks.transform(chunks.find(command.may_act_in, mentions), command)
-    add_imports_to_chunks(chunks, recorded_imports(command.context))
+    add_imports_to_chunks(chunks, command.imports.items)
     return chunks.text
 
 
@@ -274,11 +273,11 @@ class ConstructCommand(cst.CSTTransformer):
     """
 
     def __init__(
-        self, context: CodemodContext, constructs: dict[str, bool], solvers: bool
+        self, imports: NeededImports, constructs: dict[str, bool], solvers: bool
     ) -> None:
         super().__init__()
         # imports are recorded here and added by `run_command` (cheaply)
-        self.context = context
+        self.imports = imports
         self.constructs = constructs
         self.solvers = solvers
         self.frames: list[Frame] = []

@@ -12,8 +12,6 @@ import ast
 from collections.abc import Iterable
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 from empty_migrate.codemods._chunks import Chunks
 
@@ -45,14 +43,18 @@ def add_imports_to_chunks(chunks: Chunks, imports: Iterable[tuple[str, str]]) ->
             names = wanted.setdefault(source, [])
             if name not in names:
                 names.append(name)
+    new_lines = []
     for source, names in wanted.items():
         holders = chunks.find(lambda s, source=source: _imports_from(s, source))
         if holders:
             index = holders[0]
             body = _merge_or_insert(list(chunks.module(index).body), source, names)
             chunks.replace(index, chunks.module(index).with_changes(body=body))
-            continue
-        _insert_import(chunks, f"from {source} import {', '.join(names)}")
+        else:
+            new_lines.append(f"from {source} import {', '.join(names)}")
+    if new_lines:
+        # one after the other, as `add_imports` inserts each after the last
+        _insert_imports(chunks, new_lines)
 
 
 def add_module_import(chunks: Chunks, module: str) -> None:
@@ -62,19 +64,20 @@ def add_module_import(chunks: Chunks, module: str) -> None:
         and any(a.name == module and a.asname is None for a in statement.names)
         for statement in chunks.tree.body
     ):
-        _insert_import(chunks, f"import {module}")
+        _insert_imports(chunks, [f"import {module}"])
 
 
-def _insert_import(chunks: Chunks, statement: str) -> None:
-    """Put a new import line after the last top-level import (or docstring)."""
-    line = statement + chunks.newline
+def _insert_imports(chunks: Chunks, statements: list[str]) -> None:
+    """Put new import lines after the last top-level import (or docstring)."""
+    text = "".join(statement + chunks.newline for statement in statements)
     position = _chunks_after_imports(chunks)
     if position > 0:
-        chunks.insert_after(position - 1, line, ast.parse(line).body)
+        chunks.insert_after(position - 1, text, ast.parse(text).body)
     else:
         first = chunks.module(0)
-        new = cst.parse_statement(line)
-        chunks.replace(0, first.with_changes(body=[new, *first.body]))
+        new = [cst.parse_statement(s + chunks.newline) for s in statements]
+        chunks.replace(0, first.with_changes(body=[*new, *first.body]))
+        chunks.statements[0] = [*ast.parse(text).body, *chunks.statements[0]]
 
 
 def remove_unused_imports(chunks: Chunks, names: Iterable[str]) -> None:
@@ -160,10 +163,20 @@ def _docstring_chunk(chunks: Chunks, group: list[ast.stmt]) -> bool:
     return isinstance(group[0].value, string) and is_docstring(chunks.module(0).body[0])
 
 
-def recorded_imports(context: CodemodContext) -> list[tuple[str, str]]:
-    """The imports requested with ``AddImportsVisitor.add_needed_import``."""
-    items = context.scratch.get(AddImportsVisitor.CONTEXT_KEY, [])
-    return [(item.module, item.obj_name) for item in items if item.obj_name]
+class NeededImports:
+    """The ``from module import name`` imports a rewrite needs, in first-use order.
+
+    A codemod records them while it builds new code, and adds them to the
+    module at the end (`add_imports`, `add_imports_to_chunks`).
+    """
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, module: str, name: str) -> None:
+        """Record that the new code uses ``name`` from ``module``."""
+        if (module, name) not in self.items:
+            self.items.append((module, name))
 
 
 def remove_import(module: cst.Module, source: str, name: str) -> cst.Module:

@@ -9,9 +9,8 @@ import math
 from typing import Any
 
 import libcst as cst
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
+from empty_migrate.codemods._imports import NeededImports
 from empty_migrate.policy import POLICY, Category, Route
 from empty_migrate.registry.schema import Resolved
 
@@ -31,10 +30,10 @@ def is_router_call(node: cst.CSTNode) -> bool:
 
 
 def router_call(
-    context: CodemodContext, scorer: cst.BaseExpression, settings: Resolved
+    imports: NeededImports, scorer: cst.BaseExpression, settings: Resolved
 ) -> cst.Call:
     """Wrap `scorer` in a router call with the settings, and record the imports."""
-    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, ROUTER_FUNCTION)
+    imports.add(ROUTER_MODULE, ROUTER_FUNCTION)
     category = cst.SimpleString(_quote(settings.category))
     args = [cst.Arg(scorer), _keyword("category", category)]
     routes = set(POLICY[Category(settings.category)].values())
@@ -45,11 +44,11 @@ def router_call(
     ]:
         verdict = getattr(settings, name)
         if route in routes and verdict is not None:
-            args.append(_keyword(name, value(context, verdict)))
-    if locator := _output_locator(context, settings.output):
+            args.append(_keyword(name, value(imports, verdict)))
+    if locator := _output_locator(imports, settings.output):
         args.append(_keyword("output", locator))
     if settings.overrides:
-        args.append(_keyword("overrides", _overrides(context, settings)))
+        args.append(_keyword("overrides", _overrides(imports, settings)))
     return cst.Call(func=cst.Name(ROUTER_FUNCTION), args=args)
 
 
@@ -64,17 +63,15 @@ def _keyword(name: str, expression: cst.BaseExpression) -> cst.Arg:
     )
 
 
-def value(context: CodemodContext, item: Any) -> cst.BaseExpression:
+def value(imports: NeededImports, item: Any) -> cst.BaseExpression:
     """A registry value as an expression, with inspect_ai's score constants."""
     if isinstance(item, str) and item in SCORE_CONSTANTS:
-        AddImportsVisitor.add_needed_import(
-            context, "inspect_ai.scorer", SCORE_CONSTANTS[item]
-        )
+        imports.add("inspect_ai.scorer", SCORE_CONSTANTS[item])
         return cst.Name(SCORE_CONSTANTS[item])
     if isinstance(item, dict):
         return cst.Dict(
             [
-                cst.DictElement(cst.SimpleString(_quote(k)), value(context, v))
+                cst.DictElement(cst.SimpleString(_quote(k)), value(imports, v))
                 for k, v in item.items()
             ]
         )
@@ -89,23 +86,21 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _output_locator(context: CodemodContext, output: str) -> cst.BaseExpression | None:
+def _output_locator(imports: NeededImports, output: str) -> cst.BaseExpression | None:
     if output in ("state.output", "none"):
         return None
     if output == "last_assistant":
-        AddImportsVisitor.add_needed_import(
-            context, ROUTER_MODULE, "last_assistant_output"
-        )
+        imports.add(ROUTER_MODULE, "last_assistant_output")
         return cst.Name("last_assistant_output")
     kind, _, key = output.partition(":")
     function = _OUTPUT_LOCATORS[kind]
-    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, function)
+    imports.add(ROUTER_MODULE, function)
     return cst.Call(cst.Name(function), [cst.Arg(cst.SimpleString(_quote(key)))])
 
 
-def _overrides(context: CodemodContext, settings: Resolved) -> cst.Dict:
-    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, "Outcome")
-    AddImportsVisitor.add_needed_import(context, ROUTER_MODULE, "Route")
+def _overrides(imports: NeededImports, settings: Resolved) -> cst.Dict:
+    imports.add(ROUTER_MODULE, "Outcome")
+    imports.add(ROUTER_MODULE, "Route")
     return cst.Dict(
         [
             cst.DictElement(

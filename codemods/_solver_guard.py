@@ -14,11 +14,9 @@ from dataclasses import dataclass
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 from libcst.helpers import get_full_name_for_node
 
-from empty_migrate.codemods._imports import is_docstring
+from empty_migrate.codemods._imports import NeededImports, is_docstring
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Skip
 from empty_migrate.policy import Outcome
@@ -41,9 +39,9 @@ _GUARD_COMMENT = "# The router scores non-answers without a verdict: skip the ju
 class GuardCommand(cst.CSTTransformer):
     """Guard the named solvers' solve coroutines; ``found`` lists those seen."""
 
-    def __init__(self, context: CodemodContext, guards: list[Guard]) -> None:
+    def __init__(self, imports: NeededImports, guards: list[Guard]) -> None:
         super().__init__()
-        self.context = context
+        self.imports = imports
         self.guards = {g.solver: g for g in guards}
         self.found: set[str] = set()
         self.stack: list[str] = []
@@ -98,7 +96,7 @@ class GuardCommand(cst.CSTTransformer):
             if name not in self.imported:
                 if name in self.taken:
                     raise Skip(f"{name} is already bound in this module: guard by hand")
-                AddImportsVisitor.add_needed_import(self.context, ROUTER_MODULE, name)
+                self.imports.add(ROUTER_MODULE, name)
         test = _condition(self.local["Outcome"], guard.scored)
         return cst.parse_statement(
             f"if {self.local['classify']}({state}.output) {test}:\n    return {state}\n"

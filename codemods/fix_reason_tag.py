@@ -40,8 +40,6 @@ from typing import Literal
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._empty_checks import (
@@ -51,6 +49,7 @@ from empty_migrate.codemods._empty_checks import (
     outputs,
     run_command,
 )
+from empty_migrate.codemods._imports import NeededImports
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget
 from empty_migrate.policy import Outcome
@@ -98,13 +97,13 @@ class FixReasonTag(Codemod):
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
-        command = _Tag(CodemodContext(), constructs(target, relative))
+        command = _Tag(NeededImports(), constructs(target, relative))
         return run_command(command, text)
 
 
 class _Tag(ConstructCommand):
-    def __init__(self, context: CodemodContext, constructs: dict[str, bool]) -> None:
-        super().__init__(context, constructs, solvers=False)
+    def __init__(self, imports: NeededImports, constructs: dict[str, bool]) -> None:
+        super().__init__(imports, constructs, solvers=False)
         self.router: dict[str, str] = {}
         self.reasons: dict[str, str] = {}
         self.tagged: dict[cst.Return, Kind] = {}
@@ -236,7 +235,7 @@ class _Tag(ConstructCommand):
         if constant in self.reasons:
             return cst.Name(self.reasons[constant])
         if REASON_CONSTANTS & set(self.reasons):
-            AddImportsVisitor.add_needed_import(self.context, SCORERS_MODULE, constant)
+            self.imports.add(SCORERS_MODULE, constant)
             return cst.Name(constant)
         return cst.SimpleString(f'"{literal}"')
 

@@ -25,9 +25,8 @@ import ast
 from dataclasses import dataclass, field
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
-from empty_migrate.codemods._imports import add_imports, recorded_imports
+from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._judge_sites import (
     ROUTED,
     PackageIndex,
@@ -82,16 +81,30 @@ class JudgeBypass(Codemod):
         guards = found.guards.get(path)
         if not guards:
             return text
-        command = GuardCommand(CodemodContext(), guards)
+        command = GuardCommand(NeededImports(), guards)
         module = cst.parse_module(text).visit(command)
-        result = add_imports(module, recorded_imports(command.context)).code
+        result = add_imports(module, command.imports.items).code
         if missing := {g.solver for g in guards} - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: solve coroutine not found")
         return result
 
 
+_last_plan: list[tuple[EvalTarget, Plan]] = []
+
+
 def plan(target: EvalTarget) -> Plan:
-    """Check the eval's judge calls and find the solvers to guard."""
+    """Check the eval's judge calls and find the solvers to guard.
+
+    The runner asks once for the files and once per file; the plan of the
+    last target is kept, so the package is read once per eval.
+    """
+    if _last_plan and _last_plan[0][0] is target:
+        return _last_plan[0][1]
+    _last_plan[:] = [(target, _plan(target))]
+    return _last_plan[0][1]
+
+
+def _plan(target: EvalTarget) -> Plan:
     result = Plan()
     index = PackageIndex(target.repo, target.name)
     reach = Reach(index, _constructs(target))

@@ -42,8 +42,6 @@ import ast
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext
-from libcst.codemod.visitors import AddImportsVisitor
 
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._empty_checks import (
@@ -53,6 +51,7 @@ from empty_migrate.codemods._empty_checks import (
     returns_score,
     run_command,
 )
+from empty_migrate.codemods._imports import NeededImports
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 
@@ -88,7 +87,7 @@ class ReplaceDeadCheck(Codemod):
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
-        command = _Rewrite(CodemodContext(), constructs(target, relative))
+        command = _Rewrite(NeededImports(), constructs(target, relative))
         return run_command(command, text)
 
 
@@ -99,8 +98,8 @@ def _inside_constructs(target: EvalTarget, relative: str, lines: set[int]) -> bo
 
 
 class _Rewrite(ConstructCommand):
-    def __init__(self, context: CodemodContext, constructs: dict[str, bool]) -> None:
-        super().__init__(context, constructs, solvers=True)
+    def __init__(self, imports: NeededImports, constructs: dict[str, bool]) -> None:
+        super().__init__(imports, constructs, solvers=True)
         self.unused: dict[int, set[str]] = {}  # id(frame) -> rewritten aliases
         self.names: dict[str, str] = {}
         self.taken: set[str] = set()
@@ -220,7 +219,7 @@ class _Rewrite(ConstructCommand):
             return self.names[name]
         if name in self.taken:
             raise Skip(f"`{name}` is bound to something else here; migrate by hand")
-        AddImportsVisitor.add_needed_import(self.context, ROUTER_MODULE, name)
+        self.imports.add(ROUTER_MODULE, name)
         return name
 
     def _note_alias(self, expr: cst.BaseExpression) -> None:

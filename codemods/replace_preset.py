@@ -19,11 +19,10 @@ import ast
 
 import libcst as cst
 import libcst.matchers as m
-from libcst.codemod import CodemodContext
 
 from empty_migrate.codemods._imports import (
+    NeededImports,
     add_imports,
-    recorded_imports,
     remove_unused,
 )
 from empty_migrate.codemods._router_call import router_call
@@ -64,11 +63,11 @@ class ReplacePreset(Codemod):
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
-        context = CodemodContext()
-        command = _ReplaceCommand(context, target, relative, _call_lines(text))
+        imports = NeededImports()
+        command = _ReplaceCommand(imports, target, relative, _call_lines(text))
         module = cst.parse_module(text).visit(command)
         module = remove_unused(module, command.dropped)
-        return add_imports(module, recorded_imports(context)).code
+        return add_imports(module, imports.items).code
 
 
 def _call_lines(text: str) -> list[int]:
@@ -115,13 +114,13 @@ def _naming_files(target: EvalTarget) -> set[str]:
 class _ReplaceCommand(cst.CSTTransformer):
     def __init__(
         self,
-        context: CodemodContext,
+        imports: NeededImports,
         target: EvalTarget,
         relative: str,
         call_lines: list[int],
     ) -> None:
         super().__init__()
-        self.context = context
+        self.imports = imports
         self.call_lines = call_lines
         self.order: list[cst.Call] = []
         self.dropped: set[str] = set()
@@ -186,7 +185,7 @@ class _ReplaceCommand(cst.CSTTransformer):
         self.dropped |= _names_in(original.func)
         if value is not None:
             self.dropped |= _names_in(value)
-        return router_call(self.context, grader, settings)
+        return router_call(self.imports, grader, settings)
 
     def _enclosing(self, where: str) -> ScorerEntry:
         """The registered construct whose top-level function holds the call."""

@@ -12,10 +12,9 @@ idempotent. Unsafe: non-answers get new score values.
 import ast
 
 import libcst as cst
-from libcst.codemod import CodemodContext
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import add_imports_to_chunks, recorded_imports
+from empty_migrate.codemods._imports import NeededImports, add_imports_to_chunks
 from empty_migrate.codemods._router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
@@ -41,14 +40,14 @@ class WrapRouter(Codemod):
         relative = path.removeprefix("src/inspect_evals/")
         scorers = [s for s in _wrapped(target) if s.file == relative]
         jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
-        context = CodemodContext()
+        imports = NeededImports()
         chunks = Chunks(text)
         router = chunks.imported_names(ROUTER_MODULE).get(ROUTER_FUNCTION)
         names = {ROUTER_FUNCTION} | ({router} if router else set())
-        command = _WrapCommand(context, jobs, names)
+        command = _WrapCommand(imports, jobs, names)
         defining = chunks.find(lambda s: _defines(s, set(jobs)), mentions=jobs)
         chunks.transform(defining, command)
-        add_imports_to_chunks(chunks, recorded_imports(context))
+        add_imports_to_chunks(chunks, imports.items)
         if missing := set(jobs) - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: not found in {relative}")
         if unwrapped := set(jobs) - command.wrapped:
@@ -71,12 +70,12 @@ def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
 class _WrapCommand(cst.CSTTransformer):
     def __init__(
         self,
-        context: CodemodContext,
+        imports: NeededImports,
         jobs: dict[str, tuple[str, Resolved]],
         router_names: set[str],
     ) -> None:
         super().__init__()
-        self.context = context
+        self.imports = imports
         self.jobs = jobs
         self.found: set[str] = set()
         self.wrapped: set[str] = set()
@@ -143,7 +142,7 @@ class _WrapCommand(cst.CSTTransformer):
         self.wrapped.add(self.stack[0])
         if self._is_routed(expression):
             return expression
-        return router_call(self.context, expression, settings)
+        return router_call(self.imports, expression, settings)
 
     def _is_routed(self, expression: cst.BaseExpression) -> bool:
         return (

@@ -17,12 +17,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from git import Actor, Repo
-
 DEFAULT_SPEC = "pypi:inspect-evals==0.26.0"
 PACKAGE_MARKER = Path("src/inspect_evals/__init__.py")
 SOURCE_MARKER = Path(".git/empty-migrate-source")
-_AUTHOR = Actor("empty-migrate", "empty-migrate@localhost")
+_AUTHOR = ("empty-migrate", "empty-migrate@localhost")
 _NETWORK_ERRORS = (
     "Failed to establish a new connection",
     "Connection refused",
@@ -157,10 +155,13 @@ def _extract(archive: Path, into: Path) -> Path:
 
 
 def _commit(tree: Path, version: str) -> None:
+    from git import Actor, Repo  # only a fetch needs GitPython (slow to import)
+
     repo = Repo.init(tree)
     repo.git.add(A=True)
     message = f"inspect-evals {version}, from its source distribution"
-    repo.index.commit(message, author=_AUTHOR, committer=_AUTHOR)
+    author = Actor(*_AUTHOR)
+    repo.index.commit(message, author=author, committer=author)
     repo.close()
     # written last: its presence means the cached tree is complete
     (tree / SOURCE_MARKER).write_text(f"pypi:inspect-evals=={version}\n")

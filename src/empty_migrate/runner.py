@@ -9,6 +9,7 @@ the eval's files change.
 """
 
 import difflib
+import re
 import shutil
 import subprocess
 import sys
@@ -95,7 +96,7 @@ class Formatter:
             for config in ("pyproject.toml", "ruff.toml", ".ruff.toml"):
                 if (self.repo / config).is_file():
                     shutil.copy(self.repo / config, root / config)
-            self._mirror_modules(root)
+            self._mirror_packages(root, texts)
             for path, text in texts.items():
                 (root / path).parent.mkdir(parents=True, exist_ok=True)
                 (root / path).write_text(text, encoding="utf-8")
@@ -103,13 +104,34 @@ class Formatter:
             self._ruff(["format", "--quiet"], root, texts)
             return {p: (root / p).read_text(encoding="utf-8") for p in texts}
 
-    def _mirror_modules(self, root: Path) -> None:
-        # isort calls an import first-party when its module exists under a
-        # `src` root, so the scratch tree needs every module path (not content)
-        for module in (self.repo / "src").rglob("*.py"):
-            mirror = root / module.relative_to(self.repo)
-            mirror.parent.mkdir(parents=True, exist_ok=True)
-            mirror.touch()
+    def _mirror_packages(self, root: Path, texts: dict[str, str]) -> None:
+        # isort calls an import first-party when its module's path exists under
+        # a `src` root, or when it is in the formatted file's own package, so
+        # the scratch tree needs those paths (not their content): empty
+        # stand-ins for each imported module and for the packages' __init__.py
+        for path in texts:
+            for package in Path(path).parents:
+                self._mirror(root, package / "__init__.py")
+        modules = {
+            module for text in texts.values() for module in _imported_modules(text)
+        }
+        for module in sorted(modules):
+            parts = module.split(".")
+            for depth in range(1, len(parts) + 1):
+                relative = Path("src", *parts[:depth])
+                if (self.repo / relative).is_dir():
+                    (root / relative).mkdir(parents=True, exist_ok=True)
+                    self._mirror(root, relative / "__init__.py")
+                elif not self._mirror(root, relative.with_suffix(".py")):
+                    break
+
+    def _mirror(self, root: Path, relative: Path) -> bool:
+        """Create an empty stand-in for a file that exists in the target."""
+        if not (self.repo / relative).is_file():
+            return False
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).touch()
+        return True
 
     def _ruff(self, args: list[str], root: Path, texts: dict[str, str]) -> None:
         # --force-exclude off: a migrated file must be formatted even if excluded
@@ -117,6 +139,18 @@ class Formatter:
         run = subprocess.run(command, capture_output=True, text=True, cwd=root)
         if run.returncode not in (0, 1):
             raise RuntimeError(f"ruff {args[0]} failed: {run.stderr.strip()}")
+
+
+_FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n#;]+)", re.M)
+
+
+def _imported_modules(text: str) -> set[str]:
+    """The absolute modules a file imports (a superset: lines in strings count)."""
+    modules = set(_FROM_IMPORT.findall(text))
+    for names in _IMPORT.findall(text):
+        modules |= {part.split()[0] for part in names.split(",") if part.split()}
+    return modules
 
 
 def run_file(

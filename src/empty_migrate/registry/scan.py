@@ -98,7 +98,7 @@ def scan_eval(repo: Path, name: str) -> EvalScan:
         except (SyntaxError, UnicodeDecodeError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue
-        _ModuleScanner(relative, result).visit(tree)
+        _ModuleScanner(relative, result).scan(tree)
     return result
 
 
@@ -118,11 +118,39 @@ def _text(node: ast.AST) -> str:
     return text if len(text) <= 100 else text[:97] + "..."
 
 
-class _ModuleScanner(ast.NodeVisitor):
+class _ModuleScanner:
+    """Finds what the scan reports in one module's tree.
+
+    Nodes are visited depth first in source order, as ``ast.NodeVisitor``
+    would, but in one loop instead of a recursive call per node.
+    """
+
     def __init__(self, file: str, result: EvalScan) -> None:
         self.file = file
         self.result = result
         self.scorer_imports: set[str] = set()
+
+    def scan(self, tree: ast.AST) -> None:
+        """Run the handlers over the tree, in source order."""
+        handlers = {
+            ast.ImportFrom: self.visit_ImportFrom,
+            ast.FunctionDef: self.visit_FunctionDef,
+            ast.AsyncFunctionDef: self.visit_FunctionDef,
+            ast.Call: self.visit_Call,
+            ast.If: self._visit_test,
+            ast.IfExp: self._visit_test,
+            ast.While: self._visit_test,
+            ast.comprehension: self.visit_comprehension,
+        }
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            handler = handlers.get(type(node))
+            if handler is not None:
+                handler(node)
+            children = _children(node)
+            children.reverse()
+            stack.extend(children)
 
     def finding(self, node: ast.AST, text: str | None = None) -> Finding:
         return Finding(self.file, getattr(node, "lineno", 1), text or _text(node))
@@ -140,9 +168,6 @@ class _ModuleScanner(ast.NodeVisitor):
             if key in self.result.scorers:
                 key = f"{node.name}@{self.file}"
             self.result.scorers[key] = self.finding(node, node.name)
-        self.generic_visit(node)
-
-    visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Call(self, node: ast.Call) -> None:
         name = _call_name(node)
@@ -152,30 +177,31 @@ class _ModuleScanner(ast.NodeVisitor):
             self.result.judge_calls.append(self.finding(node))
         if name in BUILTIN_SCORERS and name in self.scorer_imports:
             self.result.builtin_scorers.add(name)
-        self.generic_visit(node)
 
-    def visit_If(self, node: ast.If) -> None:
+    def _visit_test(self, node: ast.If | ast.IfExp | ast.While) -> None:
         self._check_condition(node.test)
-        self.generic_visit(node)
-
-    def visit_IfExp(self, node: ast.IfExp) -> None:
-        self._check_condition(node.test)
-        self.generic_visit(node)
-
-    def visit_While(self, node: ast.While) -> None:
-        self._check_condition(node.test)
-        self.generic_visit(node)
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         for condition in node.ifs:
             self._check_condition(condition)
-        self.generic_visit(node)
 
     def _check_condition(self, test: ast.expr) -> None:
         if _is_dead_check(test):
             self.result.dead_checks.append(self.finding(test))
         elif _is_empty_check(test):
             self.result.empty_checks.append(self.finding(test))
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The direct child nodes, in field order (``ast.iter_child_nodes``)."""
+    children = []
+    for name in node._fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            children.append(value)
+        elif isinstance(value, list):
+            children.extend(item for item in value if isinstance(item, ast.AST))
+    return children
 
 
 def _is_output(node: ast.expr) -> bool:

@@ -22,15 +22,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import libcst as cst
-import libcst.matchers as m
 
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import NeededImports, add_imports_to_chunks
+from empty_migrate.codemods._nodes import (
+    find_all,
+    is_attribute,
+    is_empty_string,
+    is_name,
+)
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.registry.schema import ScorerEntry, resolve
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
-_EMPTY_STRING = m.SimpleString('""') | m.SimpleString("''")
 _UNKNOWN = None  # a binding that is not a simple ``name = value``
 _ITSELF = cst.Name("itself")  # a name's own value, while it is being resolved
 
@@ -119,8 +123,9 @@ def direct_returns(suite: cst.BaseSuite) -> list[cst.Return]:
 
 def is_score_call(node: cst.BaseExpression | None) -> bool:
     """Whether the expression is a ``Score(...)`` construction."""
-    score = m.Name("Score") | m.Attribute(attr=m.Name("Score"))
-    return m.matches(node, m.Call(func=score))
+    return isinstance(node, cst.Call) and (
+        is_name(node.func, "Score") or is_attribute(node.func, "Score")
+    )
 
 
 def returns_score(suite: cst.BaseSuite) -> bool:
@@ -141,7 +146,7 @@ class _Bindings(cst.CSTVisitor):
         self.values.setdefault(name, []).append(value)
 
     def bind_target(self, target: cst.CSTNode) -> None:
-        for node in m.findall(target, m.Name()):
+        for node in find_all(target, cst.Name):
             self.bind(node.value, _UNKNOWN)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -209,16 +214,20 @@ class OutputReader:
         """The output ``expr`` is or names, if it is the model under test's."""
         if not self.frames or not self.frames[-1].mut_in_state:
             return None
-        if m.matches(expr, m.Attribute(attr=m.Name("output"))):
+        if is_attribute(expr, "output"):
             return expr if _state_like(expr.value) else None
         # a name that holds the output is the output, spelled as the author does
         return expr if self._alias(expr, self.output) is not None else None
 
     def completion(self, expr: cst.BaseExpression) -> cst.BaseExpression | None:
         """The output whose raw completion ``expr`` is."""
-        if m.matches(expr, m.Attribute(attr=m.Name("completion"))):
+        if is_attribute(expr, "completion"):
             return self.output(expr.value)
-        if m.matches(expr, m.BooleanOperation(operator=m.Or(), right=_EMPTY_STRING)):
+        if (
+            isinstance(expr, cst.BooleanOperation)
+            and isinstance(expr.operator, cst.Or)
+            and is_empty_string(expr.right)
+        ):
             return self.completion(expr.left)
         return self._alias(expr, self.completion)
 
@@ -226,8 +235,10 @@ class OutputReader:
         """The output whose completion ``expr`` is, up to whitespace normalisers."""
         if (found := self.completion(expr)) is not None:
             return found
-        normalised = m.Call(func=m.Attribute(attr=m.OneOf(*map(m.Name, NORMALIZERS))))
-        if m.matches(expr, normalised) and not expr.args:
+        normalised = isinstance(expr, cst.Call) and any(
+            is_attribute(expr.func, name) for name in NORMALIZERS
+        )
+        if normalised and not expr.args:
             return self.derived(expr.func.value)
         return self._alias(expr, self.derived)
 

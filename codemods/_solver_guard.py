@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
 from empty_migrate.codemods._imports import NeededImports, is_docstring
+from empty_migrate.codemods._nodes import find_all, is_attribute, is_call_to, is_name
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Skip
 from empty_migrate.policy import Outcome
@@ -107,8 +107,8 @@ class GuardCommand(cst.CSTTransformer):
             return False
         if "classify" not in self.imported:
             return False
-        call = m.Call(func=m.Name(self.local["classify"]))
-        return bool(m.findall(statement.test, call))
+        calls = find_all(statement.test, cst.Call)
+        return any(is_call_to(call, self.local["classify"]) for call in calls)
 
 
 def _condition(outcome: str, scored: frozenset[Outcome]) -> str:
@@ -133,19 +133,16 @@ def _save(state: str, key: str) -> cst.BaseStatement:
 
 def _saves(statement: cst.BaseStatement, state: str, key: str) -> bool:
     """Whether `statement` is ``<state>.store.set("<key>", ...)``."""
-    store_set = m.Call(
-        func=m.Attribute(
-            value=m.Attribute(value=m.Name(state), attr=m.Name("store")),
-            attr=m.Name("set"),
-        ),
-        args=[
-            m.Arg(
-                m.SimpleString(value=m.MatchIfTrue(lambda v: literal_eval(v) == key))
-            ),
-            m.ZeroOrMore(),
-        ],
-    )
-    return m.matches(statement, m.SimpleStatementLine(body=[m.Expr(store_set)]))
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    call = statement.body[0].value if isinstance(statement.body[0], cst.Expr) else None
+    if not isinstance(call, cst.Call) or not is_attribute(call.func, "set"):
+        return False
+    store = call.func.value
+    if not is_attribute(store, "store") or not is_name(store.value, state):
+        return False
+    first = call.args[0].value if call.args else None
+    return isinstance(first, cst.SimpleString) and literal_eval(first.value) == key
 
 
 def _with_comment(statement: cst.BaseStatement, comment: str) -> cst.BaseStatement:

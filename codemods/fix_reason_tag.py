@@ -39,7 +39,6 @@ from collections.abc import Sequence
 from typing import Literal
 
 import libcst as cst
-import libcst.matchers as m
 
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._empty_checks import (
@@ -50,6 +49,12 @@ from empty_migrate.codemods._empty_checks import (
     run_command,
 )
 from empty_migrate.codemods._imports import NeededImports
+from empty_migrate.codemods._nodes import (
+    is_attribute,
+    is_call_to,
+    is_empty_string,
+    is_name,
+)
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget
 from empty_migrate.policy import Outcome
@@ -76,7 +81,6 @@ _EXPLANATIONS: dict[Kind, str] = {
     "refusal": "The model refused to answer.",
 }
 _REFUSALS = {Outcome.REFUSED, Outcome.REFUSED_AFTER_PARTIAL, Outcome.FILTERED}
-_EMPTY_STRING = m.SimpleString('""') | m.SimpleString("''")
 
 
 class FixReasonTag(Codemod):
@@ -150,7 +154,7 @@ class _Tag(ConstructCommand):
 
     def _branch(self, test: cst.BaseExpression) -> Branch | None:
         """Which block of ``if test`` is a non-answer path, and of what kind."""
-        if m.matches(test, m.UnaryOperation(operator=m.Not())):
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             inner = self._branch(test.expression)
             return (_flip(inner[0]), inner[1]) if inner else None
         if isinstance(test, cst.BooleanOperation):
@@ -159,7 +163,7 @@ class _Tag(ConstructCommand):
             return self._classified(test) or self._compared(test)
         if self.reader.output(test) is not None:
             return "orelse", "no_output"
-        if m.matches(test, m.Attribute(attr=m.Name("empty"))):
+        if is_attribute(test, "empty"):
             found = self.reader.output(test.value) is not None
             return ("body", "no_output") if found else None
         return ("orelse", "non_answer") if self.reader.derived(test) else None
@@ -169,10 +173,7 @@ class _Tag(ConstructCommand):
         if len(test.comparisons) != 1:
             return None
         operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
-        if (
-            not m.matches(right, _EMPTY_STRING)
-            or self.reader.derived(test.left) is None
-        ):
+        if not is_empty_string(right) or self.reader.derived(test.left) is None:
             return None
         if isinstance(operator, cst.Equal):
             return "body", "non_answer"
@@ -198,11 +199,10 @@ class _Tag(ConstructCommand):
     def _is_classification(self, expr: cst.BaseExpression) -> bool:
         """``classify(...)`` or ``classify_output(...).outcome``, the router's."""
         if classify := self.router.get("classify"):
-            if m.matches(expr, m.Call(func=m.Name(classify))):
+            if is_call_to(expr, classify):
                 return True
         if detailed := self.router.get("classify_output"):
-            outcome = m.Attribute(m.Call(func=m.Name(detailed)), m.Name("outcome"))
-            return m.matches(expr, outcome)
+            return is_attribute(expr, "outcome") and is_call_to(expr.value, detailed)
         return False
 
     def _outcomes(self, expr: cst.BaseExpression) -> set[Outcome] | None:
@@ -212,7 +212,9 @@ class _Tag(ConstructCommand):
         alias = self.router.get("Outcome")
         found = set()
         for member in members:
-            if not alias or not m.matches(member, m.Attribute(m.Name(alias))):
+            if not (alias and isinstance(member, cst.Attribute)):
+                return None
+            if not is_name(member.value, alias):
                 return None
             if member.attr.value not in Outcome.__members__:
                 return None

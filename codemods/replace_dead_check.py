@@ -41,7 +41,6 @@ Unsafe: non-answers that slipped past a check now take its branch.
 import ast
 
 import libcst as cst
-import libcst.matchers as m
 
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._empty_checks import (
@@ -52,14 +51,17 @@ from empty_migrate.codemods._empty_checks import (
     run_command,
 )
 from empty_migrate.codemods._imports import NeededImports
+from empty_migrate.codemods._nodes import (
+    find_all,
+    is_attribute,
+    is_empty_string,
+    is_name,
+)
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 
 Check = tuple[cst.BaseExpression, str, bool]
 """A classification check: the output, the ``Outcome`` member, and ``is not``."""
-
-_EMPTY_STRING = m.SimpleString('""') | m.SimpleString("''")
-_NONE = m.Name("None")
 
 
 class ReplaceDeadCheck(Codemod):
@@ -140,7 +142,7 @@ class _Rewrite(ConstructCommand):
         output = self.reader.output(updated.test)
         if (
             output is not None
-            and m.matches(updated.orelse, _EMPTY_STRING)
+            and is_empty_string(updated.orelse)
             and _reads_only_completion(updated.body, output)
         ):
             return _with_parens(updated, updated.body)
@@ -164,7 +166,7 @@ class _Rewrite(ConstructCommand):
             return output, "NO_OUTPUT", True
         if not decides:
             return None
-        if m.matches(test, m.Attribute(attr=m.Name("empty"))):
+        if is_attribute(test, "empty"):
             output = self.reader.output(test.value)
             return (output, "ANSWERED", True) if output is not None else None
         compared = _compared_to_empty_string(test)
@@ -267,9 +269,7 @@ class _OutputReads(cst.CSTVisitor):
         self.other = 0
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        if m.matches(node, m.Attribute(attr=m.Name("completion"))) and _same(
-            node.value, self.output
-        ):
+        if is_attribute(node, "completion") and _same(node.value, self.output):
             self.completion += 1
             return False
         if _same(node, self.output):
@@ -297,21 +297,28 @@ def _reads_only_completion(
 
 def _compared_to_empty_string(test: cst.BaseExpression) -> cst.BaseExpression | None:
     """``X`` of ``X == ""`` or ``"" == X``."""
-    if not m.matches(test, m.Comparison(comparisons=[m.ComparisonTarget(m.Equal())])):
+    if not (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Equal)
+    ):
         return None
     left, right = test.left, test.comparisons[0].comparator
-    if m.matches(right, _EMPTY_STRING):
+    if is_empty_string(right):
         return left
-    return right if m.matches(left, _EMPTY_STRING) else None
+    return right if is_empty_string(left) else None
 
 
 def _visible_text_check(test: cst.BaseExpression) -> cst.BaseExpression:
     """``<message>.text is not None`` -> ``<message>.text.strip()`` (never None)."""
-    text = m.Attribute(value=m.MatchIfTrue(_message_like), attr=m.Name("text"))
-    pattern = m.Comparison(
-        left=text, comparisons=[m.ComparisonTarget(m.Is() | m.IsNot(), _NONE)]
-    )
-    if not m.matches(test, pattern):
+    if not (
+        isinstance(test, cst.Comparison)
+        and is_attribute(test.left, "text")
+        and _message_like(test.left.value)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, cst.Is | cst.IsNot)
+        and is_name(test.comparisons[0].comparator, "None")
+    ):
         return test
     stripped = cst.Call(cst.Attribute(test.left, cst.Name("strip")))
     if isinstance(test.comparisons[0].operator, cst.IsNot):
@@ -350,16 +357,22 @@ def _module_bindings(tree: ast.Module) -> set[str]:
     return names
 
 
+def _assigns_only(line: cst.SimpleStatementLine, name: str) -> bool:
+    """Whether the line is just ``name = <value>``."""
+    if len(line.body) != 1 or not isinstance(line.body[0], cst.Assign):
+        return False
+    targets = line.body[0].targets
+    return len(targets) == 1 and is_name(targets[0].target, name)
+
+
 class _DropAssignments(cst.CSTTransformer):
     def __init__(self, name: str) -> None:
-        self.pattern = m.SimpleStatementLine(
-            body=[m.Assign(targets=[m.AssignTarget(m.Name(name))])]
-        )
+        self.name = name
 
     def leave_SimpleStatementLine(
         self, original: cst.SimpleStatementLine, updated: cst.SimpleStatementLine
     ) -> cst.SimpleStatementLine | cst.RemovalSentinel:
-        if m.matches(updated, self.pattern):
+        if _assigns_only(updated, self.name):
             return cst.RemovalSentinel.REMOVE
         return updated
 
@@ -370,7 +383,11 @@ def _drop_if_unused(function: cst.FunctionDef, names: set[str]) -> cst.FunctionD
     while dropped:
         dropped = False
         for name in sorted(names):
-            assignments = m.findall(function.body, m.AssignTarget(m.Name(name)))
+            assignments = [
+                target
+                for target in find_all(function.body, cst.AssignTarget)
+                if is_name(target.target, name)
+            ]
             if assignments and _Loads.count(function.body, name) == len(assignments):
                 function = function.visit(_DropAssignments(name))
                 dropped = True

@@ -18,13 +18,13 @@ Unsafe: non-answers get new score values.
 import ast
 
 import libcst as cst
-import libcst.matchers as m
 
 from empty_migrate.codemods._imports import (
     NeededImports,
     add_imports,
     remove_unused,
 )
+from empty_migrate.codemods._nodes import find_all
 from empty_migrate.codemods._router_call import router_call
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.policy import POLICY, Category, Route
@@ -38,11 +38,6 @@ VERDICTS = {
     Route.NO_ANSWER: "no_answer_verdict",
     Route.REFUSAL_VERDICT: "refusal_verdict",
 }
-_NAME = m.SaveMatchedNode(m.Name(), "name")
-_DICT_BINDING = m.OneOf(
-    m.Assign(targets=[m.AssignTarget(target=_NAME)], value=m.Dict()),
-    m.AnnAssign(target=_NAME, value=m.Dict()),
-)
 
 
 class ReplacePreset(Codemod):
@@ -87,7 +82,7 @@ def _preset_names(module: cst.Module) -> tuple[set[str], set[str]]:
     import resolves and a same-named function from elsewhere does not.
     """
     functions, modules = set(), set()
-    for node in m.findall(module, m.ImportFrom()):
+    for node in find_all(module, cst.ImportFrom):
         if node.relative or isinstance(node.names, cst.ImportStar) or not node.module:
             continue
         source = cst.helpers.get_full_name_for_node(node.module)
@@ -136,7 +131,7 @@ class _ReplaceCommand(cst.CSTTransformer):
         self.dict_constants = _dict_constants(node)
         self.functions, self.modules = _preset_names(node)
         # pre-order is source order, the order of `call_lines`
-        self.order = [c for c in m.findall(node, m.Call()) if self._is_preset(c)]
+        self.order = [c for c in find_all(node, cst.Call) if self._is_preset(c)]
 
     def _is_preset(self, call: cst.Call) -> bool:
         func = call.func
@@ -227,12 +222,25 @@ def _arguments(
 def _dict_constants(module: cst.Module) -> set[str]:
     """Names bound at module level to a dict literal."""
     return {
-        found["name"].value
+        name
         for statement in module.body
         if isinstance(statement, cst.SimpleStatementLine)
         for small in statement.body
-        if (found := m.extract(small, _DICT_BINDING))
+        if (name := _dict_binding(small))
     }
+
+
+def _dict_binding(small: cst.BaseSmallStatement) -> str | None:
+    """The name of ``name = {...}`` or ``name: T = {...}``."""
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+    elif isinstance(small, cst.AnnAssign):
+        target = small.target
+    else:
+        return None
+    if isinstance(target, cst.Name) and isinstance(small.value, cst.Dict):
+        return target.value
+    return None
 
 
 def _is_dict(value: cst.BaseExpression | None, constants: set[str]) -> bool:
@@ -251,4 +259,4 @@ def _dict_verdicts(settings: Resolved) -> bool:
 
 def _names_in(node: cst.CSTNode) -> set[str]:
     """Every name the node refers to (candidates for now-unused imports)."""
-    return {name.value for name in m.findall(node, m.Name())}
+    return {name.value for name in find_all(node, cst.Name)}

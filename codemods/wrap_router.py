@@ -67,6 +67,19 @@ def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
     return [s for s in target.entry.scorers if target.reads_model_output(s)]
 
 
+_STATEMENT_LEVEL = (
+    cst.Module,
+    cst.BaseCompoundStatement,
+    cst.BaseSuite,
+    cst.SimpleStatementLine,
+    cst.Else,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Finally,
+    cst.MatchCase,
+)
+
+
 class _WrapCommand(cst.CSTTransformer):
     def __init__(
         self,
@@ -83,12 +96,14 @@ class _WrapCommand(cst.CSTTransformer):
         self.stack: list[str] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
-        # only a task_scorer job looks inside expressions (for the Task call);
-        # skipping the rest keeps the walk to the statements that may return
-        if isinstance(node, cst.BaseExpression):
-            job = self._job()
-            if job is None or job[0] != "task_scorer":
-                return False
+        # a factory's returns are statements: the walk stays at statement level
+        # (a skipped node still gets its leave_ call); only a task_scorer job
+        # looks inside expressions, for its Task(...) call
+        job = self._job()
+        if (job is None or job[0] != "task_scorer") and not isinstance(
+            node, _STATEMENT_LEVEL
+        ):
+            return False
         return super().on_visit(node)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:

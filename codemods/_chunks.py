@@ -16,21 +16,13 @@ there, and a chunk nobody rewrote keeps its text byte for byte.
 import ast
 import re
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 
 import libcst as cst
 
+from empty_migrate.registry.scan import parse_python
+
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _Block = list[ast.stmt]
-
-
-@lru_cache(maxsize=64)
-def parse_ast(text: str) -> ast.Module:
-    """``ast.parse``, once per text (callers must not change the tree).
-
-    The scan, the judge index and the codemods all read the same files.
-    """
-    return ast.parse(text)
 
 
 class Chunks:
@@ -44,25 +36,28 @@ class Chunks:
     """
 
     def __init__(self, text: str) -> None:
-        self.source = text
-        self.tree = parse_ast(text)
+        self.original = text
+        self.tree = parse_python(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
         lines = _LINE.findall(text)
         self.texts: list[str] = []
         self.statements: list[list[ast.stmt]] = []
         self._modules: dict[int, cst.Module] = {}
+        self._first_lines: dict[int, int] = {}  # of chunks still as parsed
         start = 0
         groups = _line_groups(self.tree.body)
         for position, group in enumerate(groups):
             following = groups[position + 1] if position + 1 < len(groups) else None
             stop = _first_line(following[0]) if following else len(lines) + 1
             end = _owned_end(group[-1], lines, stop)
+            self._first_lines[len(self.texts)] = start + 1
             self.texts.append("".join(lines[start:end]))
             self.statements.append(group)
             start = end
         if not self.texts or "\r" in text.replace("\r\n", ""):
             # no statements, or old Mac line ends ast counts differently: one chunk
             self.texts, self.statements = [text], [list(self.tree.body)]
+            self._first_lines = {0: 1}
         else:
             self.texts[-1] += "".join(lines[start:])
 
@@ -91,7 +86,7 @@ class Chunks:
 
     def imported_names(self, source: str) -> dict[str, str]:
         """Names imported ``from source`` anywhere in the module: name -> local."""
-        if source not in self.source:
+        if source not in self.original:
             return {}
         found = {}
         for node in ast.walk(self.tree):
@@ -114,6 +109,45 @@ class Chunks:
         """Put a rewritten chunk in place of the old one."""
         self._modules[index] = module
         self.texts[index] = module.code
+        self._first_lines.pop(index, None)
+
+    def splice(self, index: int, edits: list[tuple[ast.AST, str]]) -> None:
+        """Replace the source of ``ast`` nodes in an unchanged chunk with new text.
+
+        Args:
+            index: The chunk, as parsed (no earlier rewrite).
+            edits: Nodes of `tree` inside the chunk, none overlapping, each
+                with the text that replaces its source.
+        """
+        text = self.texts[index]
+        spans = [
+            (
+                self._offset(index, node, end=False),
+                self._offset(index, node, end=True),
+                new,
+            )
+            for node, new in edits
+        ]
+        for start, end, new in sorted(spans, reverse=True):
+            text = text[:start] + new + text[end:]
+        self.texts[index] = text
+        self._modules.pop(index, None)
+        self._first_lines.pop(index, None)
+
+    def source(self, index: int, node: ast.AST) -> str:
+        """The source text of an ``ast`` node inside an unchanged chunk."""
+        return self.texts[index][
+            self._offset(index, node, end=False) : self._offset(index, node, end=True)
+        ]
+
+    def _offset(self, index: int, node: ast.AST, end: bool) -> int:
+        """Where an ``ast`` position (its column in UTF-8 bytes) is in the chunk."""
+        line = node.end_lineno if end else node.lineno
+        column = node.end_col_offset if end else node.col_offset
+        lines = _LINE.findall(self.texts[index])
+        row = line - self._first_lines[index]  # KeyError: the chunk was rewritten
+        before = sum(len(text) for text in lines[:row])
+        return before + len(lines[row].encode("utf-8")[:column].decode("utf-8"))
 
     def transform(self, indexes: Iterable[int], transformer: cst.CSTVisitorT) -> None:
         """Visit each chunk in `indexes` with `transformer`, in order."""
@@ -127,6 +161,9 @@ class Chunks:
         """Insert new statements (their text and tree) after chunk `index`."""
         self.texts.insert(index + 1, text)
         self.statements.insert(index + 1, statements)
+        self._first_lines = {
+            (i + 1 if i > index else i): line for i, line in self._first_lines.items()
+        }
         self._modules = {
             (i + 1 if i > index else i): module for i, module in self._modules.items()
         }

@@ -14,7 +14,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from empty_migrate.registry.scan import JUDGE_CALLS, PACKAGE_ROOT, Finding
+from empty_migrate.registry.scan import (
+    JUDGE_CALLS,
+    PACKAGE_ROOT,
+    Finding,
+    parse_python,
+)
 
 MODULE = "<module>"
 ROUTED = {"wrapped", "blind"}
@@ -64,7 +69,7 @@ class PackageIndex:
             if is_test_file(relative):
                 continue
             try:
-                tree = ast.parse(path.read_text(encoding="utf-8"))
+                tree = parse_python(path.read_text(encoding="utf-8"))
             except (SyntaxError, UnicodeDecodeError, ValueError):
                 continue
             self.trees[relative] = tree

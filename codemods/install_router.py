@@ -15,7 +15,6 @@ sent to the grader.
 
 import ast
 import subprocess
-import sys
 from functools import cache, lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -31,6 +30,7 @@ from empty_migrate.codemods._imports import (
 )
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.ruff_tool import ruff_command
 
 ROUTER_PATH = "utils/empty_response.py"
 SCORERS_PATH = "utils/scorers.py"
@@ -149,7 +149,7 @@ def _ruff_clean(text: str) -> str:
     """Sort imports and format as ruff does by default (the target's settings)."""
     for args in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
         text = subprocess.run(
-            [sys.executable, "-m", "ruff", *args, "--isolated", "-"],
+            [*ruff_command(), *args, "--isolated", "-"],
             input=text,
             capture_output=True,
             text=True,

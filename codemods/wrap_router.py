@@ -45,14 +45,95 @@ class WrapRouter(Codemod):
         router = chunks.imported_names(ROUTER_MODULE).get(ROUTER_FUNCTION)
         names = {ROUTER_FUNCTION} | ({router} if router else set())
         command = _WrapCommand(imports, jobs, names)
-        defining = chunks.find(lambda s: _defines(s, set(jobs)), mentions=jobs)
-        chunks.transform(defining, command)
+        for index in chunks.find(lambda s: _defines(s, set(jobs)), mentions=jobs):
+            if not _wrap_returns_in_place(chunks, index, command):
+                chunks.transform([index], command)
         add_imports_to_chunks(chunks, imports.items)
         if missing := set(jobs) - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: not found in {relative}")
         if unwrapped := set(jobs) - command.wrapped:
             raise Skip(f"{', '.join(sorted(unwrapped))}: no scorer expression to wrap")
         return chunks.text
+
+
+def _wrap_returns_in_place(chunks: Chunks, index: int, command: "_WrapCommand") -> bool:
+    """Wrap the returns of the factories defined in one chunk, expression by expression.
+
+    The same rewrite as `_WrapCommand`, but LibCST parses and prints only each
+    returned expression, not the whole function around it: ``ast`` finds the
+    returns, and the new call replaces the old text. Returns False, having
+    changed nothing, for a chunk `_WrapCommand` must handle: one that defines
+    a ``Task(scorer=...)`` construct, or whose returns do not parse alone.
+    """
+    functions = [
+        function
+        for statement in chunks.statements[index]
+        for function in _outer_functions(statement)
+        if function.name in command.jobs
+    ]
+    if any(command.jobs[f.name][0] == "task_scorer" for f in functions):
+        return False
+    planned = []
+    for function in functions:
+        for returned in _returns(function.body):
+            if returned.value is None:
+                raise Skip(f"{function.name}: a bare return has no scorer to wrap")
+            source = chunks.source(index, returned)
+            value = source.removeprefix("return").lstrip()
+            if not source.startswith("return") or value.startswith("\\"):
+                return False
+            try:
+                expression = cst.parse_expression(value)
+            except cst.ParserSyntaxError:
+                return False
+            planned.append((function.name, returned, source, value, expression))
+    command.found |= {f.name for f in functions}
+    printer = cst.Module(body=[], default_newline=chunks.newline)
+    edits = []
+    for name, returned, source, value, expression in planned:
+        command.wrapped.add(name)
+        if command.is_routed(expression):
+            continue
+        call = router_call(command.imports, expression, command.jobs[name][1])
+        keyword = source[: len(source) - len(value)]
+        edits.append((returned, keyword + printer.code_for_node(call)))
+    if edits:
+        chunks.splice(index, edits)
+    return True
+
+
+def _outer_functions(
+    statement: ast.stmt,
+) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions a statement defines outside any other function."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+        return [statement]
+    return [
+        f for block in _blocks(statement) for s in block for f in _outer_functions(s)
+    ]
+
+
+def _returns(block: list[ast.stmt]) -> list[ast.Return]:
+    """The ``return`` statements of a function body, not of functions inside it."""
+    found = []
+    for statement in block:
+        if isinstance(statement, ast.Return):
+            found.append(statement)
+        elif not isinstance(
+            statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+        ):
+            found += [r for inner in _blocks(statement) for r in _returns(inner)]
+    return found
+
+
+def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement blocks directly inside a compound statement."""
+    blocks = [
+        getattr(statement, field, []) for field in ("body", "orelse", "finalbody")
+    ]
+    blocks += [handler.body for handler in getattr(statement, "handlers", [])]
+    blocks += [case.body for case in getattr(statement, "cases", [])]
+    return [block for block in blocks if isinstance(block, list)]
 
 
 def _defines(statement: ast.stmt, names: set[str]) -> bool:
@@ -155,11 +236,12 @@ class _WrapCommand(cst.CSTTransformer):
         self, expression: cst.BaseExpression, settings: Resolved
     ) -> cst.BaseExpression:
         self.wrapped.add(self.stack[0])
-        if self._is_routed(expression):
+        if self.is_routed(expression):
             return expression
         return router_call(self.imports, expression, settings)
 
-    def _is_routed(self, expression: cst.BaseExpression) -> bool:
+    def is_routed(self, expression: cst.BaseExpression) -> bool:
+        """Whether the expression already calls the router (maybe by an alias)."""
         return (
             isinstance(expression, cst.Call)
             and isinstance(expression.func, cst.Name)

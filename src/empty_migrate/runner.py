@@ -12,7 +12,6 @@ import difflib
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -22,6 +21,7 @@ from typing import Literal
 import libcst as cst
 
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.ruff_tool import ruff_command
 
 Status = Literal["rewritten", "unchanged", "skipped", "failed"]
 
@@ -135,7 +135,7 @@ class Formatter:
 
     def _ruff(self, args: list[str], root: Path, texts: dict[str, str]) -> None:
         # --force-exclude off: a migrated file must be formatted even if excluded
-        command = [sys.executable, "-m", "ruff", *args, "--no-cache", *texts]
+        command = [*ruff_command(), *args, "--no-cache", *texts]
         run = subprocess.run(command, capture_output=True, text=True, cwd=root)
         if run.returncode not in (0, 1):
             raise RuntimeError(f"ruff {args[0]} failed: {run.stderr.strip()}")

@@ -10,6 +10,7 @@ registry is checked against this picture to report drift.
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 PACKAGE_ROOT = Path("src/inspect_evals")
@@ -84,6 +85,23 @@ def scan_repo(repo: Path) -> dict[str, EvalScan]:
     return {name: scan_eval(repo, name) for name in eval_package_names(repo)}
 
 
+def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
+    """``ast.parse``, remembered for the last few texts.
+
+    The scan, the judge index and the codemods read the same files, so they
+    share the trees; callers must not change them.
+    """
+    try:
+        return _parse_cached(text)
+    except SyntaxError:
+        return ast.parse(text, filename=filename)  # raises, naming the file
+
+
+@lru_cache(maxsize=32)
+def _parse_cached(text: str) -> ast.Module:
+    return ast.parse(text)
+
+
 def scan_eval(repo: Path, name: str) -> EvalScan:
     """Scan one eval package."""
     result = EvalScan(name)
@@ -94,7 +112,7 @@ def scan_eval(repo: Path, name: str) -> EvalScan:
             text = path.read_text(encoding="utf-8")
             if not _WORTH_PARSING.search(text):
                 continue
-            tree = ast.parse(text, filename=relative)
+            tree = parse_python(text, relative)
         except (SyntaxError, UnicodeDecodeError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue

@@ -45,7 +45,8 @@ class Chunks:
         self._modules: dict[int, cst.Module] = {}
         self._first_lines: dict[int, int] = {}  # of chunks still as parsed
         start = 0
-        groups = _line_groups(self.tree.body)
+        old_mac = "\r" in text.replace("\r\n", "")
+        groups = [] if old_mac else _line_groups(self.tree.body)
         for position, group in enumerate(groups):
             following = groups[position + 1] if position + 1 < len(groups) else None
             stop = _first_line(following[0]) if following else len(lines) + 1
@@ -54,10 +55,11 @@ class Chunks:
             self.texts.append("".join(lines[start:end]))
             self.statements.append(group)
             start = end
-        if not self.texts or "\r" in text.replace("\r\n", ""):
-            # no statements, or old Mac line ends ast counts differently: one chunk
+        if not self.texts:
+            # no statements, or line ends ast counts differently: one chunk,
+            # whose ast positions cannot be found in its text
             self.texts, self.statements = [text], [list(self.tree.body)]
-            self._first_lines = {0: 1}
+            self._first_lines = {} if old_mac else {0: 1}
         else:
             self.texts[-1] += "".join(lines[start:])
 
@@ -133,6 +135,10 @@ class Chunks:
         self.texts[index] = text
         self._modules.pop(index, None)
         self._first_lines.pop(index, None)
+
+    def spliceable(self, index: int) -> bool:
+        """Whether ``ast`` positions still find text in the chunk (`splice`)."""
+        return index in self._first_lines
 
     def source(self, index: int, node: ast.AST) -> str:
         """The source text of an ``ast`` node inside an unchanged chunk."""

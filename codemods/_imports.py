@@ -71,13 +71,16 @@ def _insert_imports(chunks: Chunks, statements: list[str]) -> None:
     """Put new import lines after the last top-level import (or docstring)."""
     text = "".join(statement + chunks.newline for statement in statements)
     position = _chunks_after_imports(chunks)
-    if position > 0:
+    if position > 0 and len(chunks.texts) > 1:
         chunks.insert_after(position - 1, text, ast.parse(text).body)
-    else:
-        first = chunks.module(0)
-        new = [cst.parse_statement(s + chunks.newline) for s in statements]
-        chunks.replace(0, first.with_changes(body=[*new, *first.body]))
-        chunks.statements[0] = [*ast.parse(text).body, *chunks.statements[0]]
+        return
+    # at the top, or a module in one chunk: insert as `add_imports` does
+    module = chunks.module(0)
+    body = list(module.body)
+    at = _after_imports(body)
+    new = [cst.parse_statement(s + chunks.newline) for s in statements]
+    chunks.replace(0, module.with_changes(body=[*body[:at], *new, *body[at:]]))
+    chunks.statements[0] = [*ast.parse(text).body, *chunks.statements[0]]
 
 
 def remove_unused_imports(chunks: Chunks, names: Iterable[str]) -> None:

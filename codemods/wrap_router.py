@@ -71,7 +71,9 @@ def _wrap_returns_in_place(chunks: Chunks, index: int, command: "_WrapCommand") 
         for function in _outer_functions(statement)
         if function.name in command.jobs
     ]
-    if any(command.jobs[f.name][0] == "task_scorer" for f in functions):
+    if not chunks.spliceable(index) or any(
+        command.jobs[f.name][0] == "task_scorer" for f in functions
+    ):
         return False
     planned = []
     for function in functions:

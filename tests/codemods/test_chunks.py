@@ -90,6 +90,8 @@ def test_chunks_are_libcsts_statements(name):
         "#!/usr/bin/env python\n# header\n\nX = 1\n",
         "from a import b\nfrom c import d as e\n\n\ndef f():\n    pass\n",
         "import os\ndef f():\n    pass\n    # footer\nimport sys\nY = 2\n",
+        "import os\rX = 1\rdef f():\r    pass\r",
+        "X = 1\n",
     ],
 )
 def test_adding_imports_to_chunks_matches_the_whole_module_version(text):

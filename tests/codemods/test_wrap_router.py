@@ -78,6 +78,7 @@ SHAPES = {
                 match()
         """,
     "crlf": "def demo_scorer():\r\n    return match(\r\n        1,\r\n    )\r\n",
+    "old_mac_line_ends": "def demo_scorer():\r    return match(\r        1,\r    )\r",
 }
 
 
@@ -102,8 +103,8 @@ def test_fast_path_equals_the_whole_function_transformer(shape, tmp_path, monkey
         lambda *args: taken.append(in_place(*args)) or taken[-1],
     )
     fast = CODEMOD.transform(source, SCORER_PATH, target)
-    # only a return split by a backslash needs the whole-function pass
-    assert taken == [shape != "backslash_continuation"]
+    # only odd line breaks need the whole-function pass
+    assert taken == [shape not in ("backslash_continuation", "old_mac_line_ends")]
     monkeypatch.setattr(wrap_router, "_wrap_returns_in_place", lambda *a: False)
     slow = CODEMOD.transform(source, SCORER_PATH, target)
     assert fast == slow

@@ -243,3 +243,78 @@ def test_installing_the_router_alone_does_not_bump_an_eval(repo, registry, capsy
     out = capsys.readouterr().out
     assert "src/inspect_evals/utils/empty_response.py" in out
     assert "eval.yaml" not in out and "changelog.d" not in out
+
+
+SHARED_HELPER = """\
+from inspect_ai.scorer import Scorer, match, scorer
+
+
+def shared_scorer() -> Scorer:
+    return match()
+"""
+
+SHARED_TASK = """\
+from inspect_ai import Task, task
+
+from inspect_evals.utils.shared import shared_scorer
+
+
+@task
+def {name}() -> Task:
+    return Task(dataset=[], scorer=shared_scorer())
+"""
+
+SHARED_ENTRY = """\
+category: qa
+polarity: neutral
+no_answer_verdict: I
+output: state.output
+judge: none
+today: "empty completion -> match() INCORRECT (utils/shared.py:5)"
+codemods: [wrap_router, bump_task_version, changelog]
+tasks:
+  {name}: {{}}
+scorers:
+  - name: shared_scorer
+    file: utils/shared.py
+    construct: shared_helper
+"""
+
+
+def test_evals_sharing_a_helper_each_get_a_version_bump_once(repo, registry, capsys):
+    (repo / "src/inspect_evals/utils").mkdir()
+    (repo / "src/inspect_evals/utils/shared.py").write_text(SHARED_HELPER)
+    for name in ("alpha", "beta"):
+        (repo / f"src/inspect_evals/{name}").mkdir()
+        (repo / f"src/inspect_evals/{name}/eval.yaml").write_text(
+            f'title: "{name.title()}"\nversion: "2-A"\n'
+        )
+        (repo / f"src/inspect_evals/{name}/README.md").write_text(
+            f"# {name.title()}\n\n## Changelog\n\n### [2-A] - 2026-01-01\n\n- First.\n"
+        )
+        (repo / f"src/inspect_evals/{name}/{name}.py").write_text(
+            SHARED_TASK.format(name=name)
+        )
+        (registry / f"{name}.yaml").write_text(SHARED_ENTRY.format(name=name))
+    arguments = [
+        "--repo",
+        str(repo),
+        "--registry",
+        str(registry),
+        "--today",
+        "2026-11-29",
+    ]
+    evals = ["--eval", "alpha", "--eval", "beta"]
+
+    assert main([*evals, *arguments]) == 0
+    helper = (repo / "src/inspect_evals/utils/shared.py").read_text()
+    assert helper.count("route_empty_responses(") == 1
+    for name in ("alpha", "beta"):
+        # beta's scoring changed through alpha's rewrite of the shared helper
+        eval_yaml = repo / f"src/inspect_evals/{name}/eval.yaml"
+        assert 'version: "3-A"' in eval_yaml.read_text(), name
+        readme = repo / f"src/inspect_evals/{name}/README.md"
+        assert "### [3-A] - 2026-11-29" in readme.read_text(), name
+    capsys.readouterr()
+    assert main([*evals, "--dry-run", *arguments]) == 0
+    assert capsys.readouterr().out == ""

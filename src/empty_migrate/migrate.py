@@ -18,7 +18,13 @@ from empty_migrate.codemods.base import Codemod, EvalTarget
 from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import scan_eval
-from empty_migrate.runner import EvalResult, FileResult, Formatter, migrate_eval
+from empty_migrate.runner import (
+    EvalResult,
+    FileResult,
+    Formatter,
+    Workspace,
+    migrate_eval,
+)
 
 Progress = Callable[[int, int, str], None]
 
@@ -72,7 +78,7 @@ def migrate(
     jobs = min(jobs or os.cpu_count() or 1, len(groups))
     results: dict[str, EvalResult] = {}
     if jobs <= 1:
-        workspace: dict[str, str] = {}
+        workspace = Workspace()
         for group in groups:
             results |= _migrate_group(registry, repo, group, names, today, workspace)
             _report_progress(progress, len(results), len(evals), group)
@@ -114,7 +120,7 @@ def _migrate_batch(
     today: str,
 ) -> dict[str, EvalResult]:
     results: dict[str, EvalResult] = {}
-    workspace: dict[str, str] = {}
+    workspace = Workspace()
     for group in batch:
         results |= _migrate_group(registry, repo, group, names, today, workspace)
     return results

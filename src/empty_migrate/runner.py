@@ -200,6 +200,19 @@ def _checked_python(text: str, path: str, formatter: Formatter | None) -> str:
     return text
 
 
+class Workspace(dict[str, str]):
+    """The files a run has changed so far (path -> current text).
+
+    It also remembers which codemods changed each file: an eval whose scorer
+    lives in a helper an earlier eval of the run already migrated has had its
+    scoring changed too, and gets its own version bump and changelog.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed_by: dict[str, tuple[str, ...]] = {}
+
+
 def migrate_eval(
     target: EvalTarget,
     codemods: Sequence[Codemod],
@@ -217,8 +230,14 @@ def migrate_eval(
     follow_ups = [c for c in codemods if c.follows_changes]
     result.files = _run(target, code, workspace, formatter)
     shared = {c.name for c in code if c.repo_level}
+    earlier = getattr(workspace, "changed_by", {})
     changed_by = tuple(
-        dict.fromkeys(n for f in result.files for n in f.codemods if n not in shared)
+        dict.fromkeys(
+            name
+            for f in result.files
+            for name in (*earlier.get(f.path, ()), *f.codemods)
+            if name not in shared
+        )
     )
     if changed_by and follow_ups:
         target = replace(target, changed_by=changed_by)
@@ -241,6 +260,9 @@ def migrate_eval(
         return result
     for file in result.files:
         workspace[file.path] = file.after
+        if isinstance(workspace, Workspace) and file.status == "rewritten":
+            names = (*workspace.changed_by.get(file.path, ()), *file.codemods)
+            workspace.changed_by[file.path] = tuple(dict.fromkeys(names))
     return result
 
 

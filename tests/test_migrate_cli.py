@@ -318,3 +318,28 @@ def test_evals_sharing_a_helper_each_get_a_version_bump_once(repo, registry, cap
     capsys.readouterr()
     assert main([*evals, "--dry-run", *arguments]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_migrating_one_eval_of_a_shared_helper_names_the_others(repo, registry, capsys):
+    (repo / "src/inspect_evals/utils").mkdir()
+    (repo / "src/inspect_evals/utils/shared.py").write_text(SHARED_HELPER)
+    for name in ("alpha", "beta"):
+        (repo / f"src/inspect_evals/{name}").mkdir()
+        (repo / f"src/inspect_evals/{name}/{name}.py").write_text(
+            SHARED_TASK.format(name=name)
+        )
+        entry = SHARED_ENTRY.format(name=name)
+        (registry / f"{name}.yaml").write_text(
+            entry.replace(
+                "[wrap_router, bump_task_version, changelog]", "[wrap_router]"
+            )
+        )
+    arguments = ["--dry-run", "--repo", str(repo), "--registry", str(registry)]
+    assert main(["--eval", "alpha", *arguments]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "note: src/inspect_evals/utils/shared.py also scores beta, not in this run"
+        in err
+    )
+    assert main(["--eval", "alpha", "--eval", "beta", *arguments]) == 0
+    assert "note:" not in capsys.readouterr().err

@@ -11,7 +11,13 @@ from typing import Any, TextIO
 from empty_migrate.cli_registry import load_or_report
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.corpus import CorpusError, resolve_target
-from empty_migrate.migrate import RunResult, migrate, select_codemods, write_files
+from empty_migrate.migrate import (
+    RunResult,
+    migrate,
+    select_codemods,
+    unselected_sharers,
+    write_files,
+)
 from empty_migrate.registry.loader import EVALS_DIR, Registry
 
 EXIT_OK = 0
@@ -74,7 +80,14 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     today = (args.today or datetime.date.today()).isoformat()
     codemods = select_codemods(args.only, args.skip)
     run = migrate(registry, target.path, evals, codemods, today, _progress(evals))
-    return _report(run, args, target.path)
+    code = _report(run, args, target.path)
+    for path, others in unselected_sharers(registry, run).items():
+        print(
+            f"empty-migrate: note: {path} also scores {', '.join(others)}, not in "
+            "this run: migrate them together so each gets its version bump",
+            file=sys.stderr,
+        )
+    return code
 
 
 def _list_codemods() -> int:

@@ -17,7 +17,7 @@ from empty_migrate.codemods import CODEMODS
 from empty_migrate.codemods.base import Codemod, EvalTarget
 from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry
-from empty_migrate.registry.scan import scan_eval
+from empty_migrate.registry.scan import PACKAGE_ROOT, scan_eval
 from empty_migrate.runner import (
     EvalResult,
     FileResult,
@@ -47,6 +47,34 @@ class RunResult:
             for f in result.files
             if f.status == "rewritten"
         }
+
+
+def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str]]:
+    """Scorer files the run rewrote that registered evals outside the run also use.
+
+    Their scores change too, but they get no version bump or changelog entry
+    unless they are migrated in the same run. The shared router module and
+    the preset shim (repo-level changes) do not count.
+    """
+    selected = {result.eval for result in run.evals}
+    users: dict[str, set[str]] = {}
+    for name, entry in registry.evals.items():
+        for scorer in entry.scorers:
+            users.setdefault((PACKAGE_ROOT / scorer.file).as_posix(), set()).add(name)
+    rewritten = sorted(
+        {
+            f.path
+            for r in run.evals
+            for f in r.files
+            if f.status == "rewritten"
+            and any(not CODEMODS[name].repo_level for name in f.codemods)
+        }
+    )
+    return {
+        path: sorted(users[path] - selected)
+        for path in rewritten
+        if users.get(path, selected) - selected
+    }
 
 
 def select_codemods(

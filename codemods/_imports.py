@@ -100,7 +100,14 @@ def remove_unused_imports(chunks: Chunks, names: Iterable[str]) -> None:
             for statement in module.body
             if (kept := _without_locals(statement, unused)) is not None
         ]
-        chunks.replace(index, module.with_changes(body=body))
+        if not body and index > 0:
+            # the statement's comments and blank lines go with it, as LibCST
+            # drops a statement's leading lines (the first chunk's are the
+            # module's header, which stays)
+            empty = module.with_changes(header=(), body=(), has_trailing_newline=False)
+            chunks.replace(index, empty)
+        else:
+            chunks.replace(index, module.with_changes(body=body))
 
 
 def _binds(statement: ast.stmt, names: set[str]) -> bool:

@@ -130,8 +130,12 @@ def _bullets(target: EvalTarget) -> str:
     return "".join(f"- {item}\n" for item in items)
 
 
+# libyaml's parser when PyYAML has it: eval.yaml files list every task
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _title(target: EvalTarget) -> str:
-    metadata = yaml.safe_load(read(target, eval_yaml(target))) or {}
+    metadata = yaml.load(read(target, eval_yaml(target)), Loader=_LOADER) or {}
     title = metadata.get("title") if isinstance(metadata, dict) else None
     if not isinstance(title, str) or not title.strip():
         raise Skip("eval.yaml has no title for the changelog")

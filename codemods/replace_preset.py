@@ -19,10 +19,11 @@ import ast
 
 import libcst as cst
 
+from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import (
     NeededImports,
-    add_imports,
-    remove_unused,
+    add_imports_to_chunks,
+    remove_unused_imports,
 )
 from empty_migrate.codemods._nodes import find_all
 from empty_migrate.codemods._router_call import router_call
@@ -58,37 +59,58 @@ class ReplacePreset(Codemod):
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
+        chunks = Chunks(text)
+        names = _preset_names(chunks.tree)
         imports = NeededImports()
-        command = _ReplaceCommand(imports, target, relative, _call_lines(text))
-        module = cst.parse_module(text).visit(command)
-        module = remove_unused(module, command.dropped)
-        return add_imports(module, imports.items).code
+        command = _ReplaceCommand(imports, target, relative, names)
+        command.dict_constants = _dict_constants(chunks.tree)
+        calling = chunks.find(
+            lambda s: bool(_preset_calls(s, names)), mentions=[*names[0], PRESET_NAME]
+        )
+        for index in calling:
+            calls = [_preset_calls(s, names) for s in chunks.statements[index]]
+            command.call_lines = [call.lineno for group in calls for call in group]
+            chunks.transform([index], command)
+        remove_unused_imports(chunks, command.dropped)
+        add_imports_to_chunks(chunks, imports.items)
+        return chunks.text
 
 
-def _call_lines(text: str) -> list[int]:
-    """The lines of calls that name the preset, in source order (for messages)."""
+def _preset_calls(
+    statement: ast.stmt, names: tuple[set[str], set[str]]
+) -> list[ast.Call]:
+    """The preset calls in a statement, in source order (for line numbers)."""
+    functions, modules = names
     calls = [
         node
-        for node in ast.walk(ast.parse(text))
-        if isinstance(node, ast.Call) and PRESET_NAME in ast.unparse(node.func)
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id in functions)
+            or (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr == PRESET_NAME
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id in modules
+            )
+        )
     ]
-    return [c.lineno for c in sorted(calls, key=lambda c: (c.lineno, c.col_offset))]
+    return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
 
 
-def _preset_names(module: cst.Module) -> tuple[set[str], set[str]]:
+def _preset_names(tree: ast.Module) -> tuple[set[str], set[str]]:
     """Local names bound to the preset, and to its module (``utils.scorers``).
 
     Follows ``from ... import ... as ...`` anywhere in the module, so an aliased
     import resolves and a same-named function from elsewhere does not.
     """
     functions, modules = set(), set()
-    for node in find_all(module, cst.ImportFrom):
-        if node.relative or isinstance(node.names, cst.ImportStar) or not node.module:
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
             continue
-        source = cst.helpers.get_full_name_for_node(node.module)
         for alias in node.names:
-            name = cst.helpers.get_full_name_for_node(alias.name)
-            local = alias.evaluated_alias or name
+            source, name = node.module, alias.name
+            local = alias.asname or name
             if f"{source}.{name}" == PRESET:
                 functions.add(local)
             elif f"{source}.{name}" == PRESET.rsplit(".", 1)[0]:
@@ -112,15 +134,14 @@ class _ReplaceCommand(cst.CSTTransformer):
         imports: NeededImports,
         target: EvalTarget,
         relative: str,
-        call_lines: list[int],
+        names: tuple[set[str], set[str]],
     ) -> None:
         super().__init__()
         self.imports = imports
-        self.call_lines = call_lines
+        self.call_lines: list[int] = []
         self.order: list[cst.Call] = []
         self.dropped: set[str] = set()
-        self.functions: set[str] = set()
-        self.modules: set[str] = set()
+        self.functions, self.modules = names
         self.target = target
         self.relative = relative
         self.constructs = {s.name: s for s in target.scorers_in(relative)}
@@ -128,9 +149,7 @@ class _ReplaceCommand(cst.CSTTransformer):
         self.stack: list[cst.FunctionDef | cst.ClassDef] = []
 
     def visit_Module(self, node: cst.Module) -> None:
-        self.dict_constants = _dict_constants(node)
-        self.functions, self.modules = _preset_names(node)
-        # pre-order is source order, the order of `call_lines`
+        # one chunk of the module: pre-order is source order, as in `call_lines`
         self.order = [c for c in find_all(node, cst.Call) if self._is_preset(c)]
 
     def _is_preset(self, call: cst.Call) -> bool:
@@ -219,28 +238,19 @@ def _arguments(
     return bound["grader"], bound.get("no_response_value")
 
 
-def _dict_constants(module: cst.Module) -> set[str]:
+def _dict_constants(tree: ast.Module) -> set[str]:
     """Names bound at module level to a dict literal."""
-    return {
-        name
-        for statement in module.body
-        if isinstance(statement, cst.SimpleStatementLine)
-        for small in statement.body
-        if (name := _dict_binding(small))
-    }
-
-
-def _dict_binding(small: cst.BaseSmallStatement) -> str | None:
-    """The name of ``name = {...}`` or ``name: T = {...}``."""
-    if isinstance(small, cst.Assign) and len(small.targets) == 1:
-        target = small.targets[0].target
-    elif isinstance(small, cst.AnnAssign):
-        target = small.target
-    else:
-        return None
-    if isinstance(target, cst.Name) and isinstance(small.value, cst.Dict):
-        return target.value
-    return None
+    names = set()
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+        elif isinstance(statement, ast.AnnAssign):
+            target = statement.target
+        else:
+            continue
+        if isinstance(target, ast.Name) and isinstance(statement.value, ast.Dict):
+            names.add(target.id)
+    return names
 
 
 def _is_dict(value: cst.BaseExpression | None, constants: set[str]) -> bool:

@@ -63,6 +63,7 @@ class PackageIndex:
         self.definitions: dict[tuple[str, str], Definition] = {}
         self.references: dict[str, list[Reference]] = {}
         self.trees: dict[str, ast.Module] = {}
+        self._generate: list[tuple[Definition, ast.Call]] = []
         root = repo / PACKAGE_ROOT
         for path in sorted((root / package).rglob("*.py")):
             relative = path.relative_to(root).as_posix()
@@ -77,14 +78,26 @@ class PackageIndex:
                 self._add(relative, statement)
 
     def _add(self, file: str, statement: ast.stmt) -> None:
+        # one walk of the statement feeds the references, the Task(...)
+        # arguments and the .generate() calls
+        holders = []
         for name in _bound_names(statement) or [MODULE]:
-            held = Definition(file, name, statement)
-            self.definitions.setdefault((file, name), held)
-            held = self.definitions[(file, name)]
-            _collect_task_args(statement, held)
-            for node in ast.walk(statement):
-                if used := _used_name(node):
-                    self.references.setdefault(used, []).append(Reference(held, node))
+            self.definitions.setdefault((file, name), Definition(file, name, statement))
+            holders.append(self.definitions[(file, name)])
+        uses, tasks = [], []
+        for node in ast.walk(statement):
+            if used := _used_name(node):
+                uses.append((used, node))
+            if isinstance(node, ast.Call):
+                if call_name(node) == "Task":
+                    tasks.append(node)
+                if _is_generate(node):
+                    self._generate.append((holders[0], node))
+        for held in holders:
+            for task in tasks:
+                _add_task_args(task, held)
+            for used, node in uses:
+                self.references.setdefault(used, []).append(Reference(held, node))
 
     def holder(self, finding: Finding) -> tuple[Definition, ast.Call] | None:
         """The definition holding a scan finding, and the call node itself."""
@@ -102,12 +115,7 @@ class PackageIndex:
 
     def generate_calls(self) -> Iterator[tuple[Definition, ast.Call]]:
         """Every ``<model>.generate(...)`` call, with the definition holding it."""
-        for file, tree in self.trees.items():
-            for statement in tree.body:
-                name = (_bound_names(statement) or [MODULE])[0]
-                for node in ast.walk(statement):
-                    if isinstance(node, ast.Call) and _is_generate(node):
-                        yield self.definitions[(file, name)], node
+        yield from self._generate
 
     def callers(self, definition: Definition) -> Iterator[Reference]:
         """The uses of a definition's name outside the definition itself."""
@@ -158,17 +166,13 @@ def call_name(node: ast.Call) -> str:
     return last_name(node.func)
 
 
-def _collect_task_args(statement: ast.stmt, held: Definition) -> None:
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Call) and call_name(node) == "Task":
-            for keyword in node.keywords:
-                slots = (
-                    held.task_scorer_args
-                    if keyword.arg == "scorer"
-                    else held.task_other_args
-                )
-                slots.append(keyword.value)
-            held.task_other_args += node.args
+def _add_task_args(call: ast.Call, held: Definition) -> None:
+    for keyword in call.keywords:
+        slots = (
+            held.task_scorer_args if keyword.arg == "scorer" else held.task_other_args
+        )
+        slots.append(keyword.value)
+    held.task_other_args += call.args
 
 
 def _within(node: ast.AST, outer: ast.AST) -> bool:

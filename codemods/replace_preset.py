@@ -63,6 +63,7 @@ class ReplacePreset(Codemod):
         names = _preset_names(chunks.tree)
         imports = NeededImports()
         command = _ReplaceCommand(imports, target, relative, names)
+        # the module's dict constants, to tell a dict preset value by its name
         command.dict_constants = _dict_constants(chunks.tree)
         calling = chunks.find(
             lambda s: bool(_preset_calls(s, names)), mentions=[*names[0], PRESET_NAME]

@@ -189,18 +189,6 @@ class NeededImports:
             self.items.append((module, name))
 
 
-def remove_import(module: cst.Module, source: str, name: str) -> cst.Module:
-    """Drop ``name`` from ``from source import ...`` if nothing else uses it."""
-    if _uses(module, name):
-        return module
-    body = []
-    for statement in module.body:
-        statement = _without_name(statement, source, name)
-        if statement is not None:
-            body.append(statement)
-    return module.with_changes(body=body)
-
-
 def _import_from(statement: cst.CSTNode, source: str) -> cst.ImportFrom | None:
     if not isinstance(statement, cst.SimpleStatementLine):
         return None
@@ -267,62 +255,6 @@ def is_docstring(statement: cst.BaseStatement) -> bool:
             statement.body[0].value, cst.SimpleString | cst.ConcatenatedString
         )
     )
-
-
-class _NameUses(cst.CSTVisitor):
-    def __init__(self, name: str) -> None:
-        self.name = name
-        self.count = 0
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> bool:
-        return False
-
-    def visit_Import(self, node: cst.Import) -> bool:
-        return False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if node.value == self.name:
-            self.count += 1
-
-
-def _uses(module: cst.Module, name: str) -> bool:
-    visitor = _NameUses(name)
-    module.visit(visitor)
-    return visitor.count > 0
-
-
-def _without_name(
-    statement: cst.BaseStatement, source: str, name: str
-) -> cst.BaseStatement | None:
-    found = _import_from(statement, source)
-    if found is None:
-        return statement
-    kept = [
-        a for a in found.names if cst.helpers.get_full_name_for_node(a.name) != name
-    ]
-    if len(kept) == len(found.names):
-        return statement
-    if not kept and len(statement.body) == 1:
-        return None
-    if not kept:
-        return statement.with_changes(
-            body=[s for s in statement.body if s is not found]
-        )
-    kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return statement.with_changes(body=[found.with_changes(names=kept)])
-
-
-def remove_unused(module: cst.Module, names: Iterable[str]) -> cst.Module:
-    """Drop ``from ... import`` entries whose local name is in `names` and unused."""
-    unused = {name for name in names if not _uses(module, name)}
-    if not unused:
-        return module
-    body = []
-    for statement in module.body:
-        statement = _without_locals(statement, unused)
-        if statement is not None:
-            body.append(statement)
-    return module.with_changes(body=body)
 
 
 def _without_locals(

@@ -43,7 +43,8 @@ class Chunks:
         self.texts: list[str] = []
         self.statements: list[list[ast.stmt]] = []
         self._modules: dict[int, cst.Module] = {}
-        self._first_lines: dict[int, int] = {}  # of chunks still as parsed
+        # chunks still as parsed: their first line number and their lines
+        self._pristine: dict[int, tuple[int, list[str]]] = {}
         start = 0
         old_mac = "\r" in text.replace("\r\n", "")
         groups = [] if old_mac else _line_groups(self.tree.body)
@@ -51,7 +52,7 @@ class Chunks:
             following = groups[position + 1] if position + 1 < len(groups) else None
             stop = _first_line(following[0]) if following else len(lines) + 1
             end = _owned_end(group[-1], lines, stop)
-            self._first_lines[len(self.texts)] = start + 1
+            self._pristine[len(self.texts)] = (start + 1, lines[start:end])
             self.texts.append("".join(lines[start:end]))
             self.statements.append(group)
             start = end
@@ -59,9 +60,10 @@ class Chunks:
             # no statements, or line ends ast counts differently: one chunk,
             # whose ast positions cannot be found in its text
             self.texts, self.statements = [text], [list(self.tree.body)]
-            self._first_lines = {} if old_mac else {0: 1}
+            self._pristine = {} if old_mac else {0: (1, lines)}
         else:
             self.texts[-1] += "".join(lines[start:])
+            self._pristine[len(self.texts) - 1][1].extend(lines[start:])
 
     @property
     def text(self) -> str:
@@ -92,11 +94,7 @@ class Chunks:
             return {}
         found = {}
         for node in ast.walk(self.tree):
-            if (
-                isinstance(node, ast.ImportFrom)
-                and node.level == 0
-                and node.module == source
-            ):
+            if imports_from(node, source):
                 for alias in node.names:
                     found[alias.name] = alias.asname or alias.name
         return found
@@ -111,7 +109,7 @@ class Chunks:
         """Put a rewritten chunk in place of the old one."""
         self._modules[index] = module
         self.texts[index] = module.code
-        self._first_lines.pop(index, None)
+        self._pristine.pop(index, None)
 
     def splice(self, index: int, edits: list[tuple[ast.AST, str]]) -> None:
         """Replace the source of ``ast`` nodes in an unchanged chunk with new text.
@@ -134,11 +132,11 @@ class Chunks:
             text = text[:start] + new + text[end:]
         self.texts[index] = text
         self._modules.pop(index, None)
-        self._first_lines.pop(index, None)
+        self._pristine.pop(index, None)
 
     def spliceable(self, index: int) -> bool:
         """Whether ``ast`` positions still find text in the chunk (`splice`)."""
-        return index in self._first_lines
+        return index in self._pristine
 
     def source(self, index: int, node: ast.AST) -> str:
         """The source text of an ``ast`` node inside an unchanged chunk."""
@@ -150,29 +148,36 @@ class Chunks:
         """Where an ``ast`` position (its column in UTF-8 bytes) is in the chunk."""
         line = node.end_lineno if end else node.lineno
         column = node.end_col_offset if end else node.col_offset
-        lines = _LINE.findall(self.texts[index])
-        row = line - self._first_lines[index]  # KeyError: the chunk was rewritten
+        first, lines = self._pristine[index]  # KeyError: the chunk was rewritten
+        row = line - first
         before = sum(len(text) for text in lines[:row])
         return before + len(lines[row].encode("utf-8")[:column].decode("utf-8"))
 
     def transform(self, indexes: Iterable[int], transformer: cst.CSTVisitorT) -> None:
         """Visit each chunk in `indexes` with `transformer`, in order."""
         for index in indexes:
-            module = self.module(index)
-            rewritten = module.visit(transformer)
-            if rewritten is not module:
-                self.replace(index, rewritten)
+            self.replace(index, self.module(index).visit(transformer))
 
     def insert_after(self, index: int, text: str, statements: list[ast.stmt]) -> None:
         """Insert new statements (their text and tree) after chunk `index`."""
         self.texts.insert(index + 1, text)
         self.statements.insert(index + 1, statements)
-        self._first_lines = {
-            (i + 1 if i > index else i): line for i, line in self._first_lines.items()
+        self._pristine = {
+            (i + 1 if i > index else i): kept for i, kept in self._pristine.items()
         }
         self._modules = {
             (i + 1 if i > index else i): module for i, module in self._modules.items()
         }
+
+
+def imports_from(statement: ast.stmt, source: str) -> bool:
+    """Whether a statement is ``from source import ...`` (absolute, not ``*``)."""
+    return (
+        isinstance(statement, ast.ImportFrom)
+        and statement.level == 0
+        and statement.module == source
+        and all(alias.name != "*" for alias in statement.names)
+    )
 
 
 def _line_groups(body: _Block) -> list[_Block]:

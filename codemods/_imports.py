@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from empty_migrate.codemods._chunks import Chunks
+from empty_migrate.codemods._chunks import Chunks, imports_from
 
 
 def add_imports(module: cst.Module, imports: Iterable[tuple[str, str]]) -> cst.Module:
@@ -45,7 +45,7 @@ def add_imports_to_chunks(chunks: Chunks, imports: Iterable[tuple[str, str]]) ->
                 names.append(name)
     new_lines = []
     for source, names in wanted.items():
-        holders = chunks.find(lambda s, source=source: _imports_from(s, source))
+        holders = chunks.find(lambda s, source=source: imports_from(s, source))
         if holders:
             index = holders[0]
             body = _merge_or_insert(list(chunks.module(index).body), source, names)
@@ -138,18 +138,9 @@ def _names_in_string(text: str) -> set[str]:
     return {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
 
 
-def _imports_from(statement: ast.stmt, source: str) -> bool:
-    return (
-        isinstance(statement, ast.ImportFrom)
-        and statement.level == 0
-        and statement.module == source
-        and all(alias.name != "*" for alias in statement.names)
-    )
-
-
 def _chunks_import_name(chunks: Chunks, source: str, name: str) -> bool:
     return any(
-        _imports_from(statement, source)
+        imports_from(statement, source)
         and any(a.name == name and a.asname is None for a in statement.names)
         for statement in chunks.tree.body
     )

@@ -34,6 +34,7 @@ from empty_migrate.codemods.bump_task_version import (
     scores_changed,
     task_version,
 )
+from empty_migrate.registry.loader import YAML_LOADER
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -130,12 +131,8 @@ def _bullets(target: EvalTarget) -> str:
     return "".join(f"- {item}\n" for item in items)
 
 
-# libyaml's parser when PyYAML has it: eval.yaml files list every task
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-
 def _title(target: EvalTarget) -> str:
-    metadata = yaml.load(read(target, eval_yaml(target)), Loader=_LOADER) or {}
+    metadata = yaml.load(read(target, eval_yaml(target)), Loader=YAML_LOADER) or {}
     title = metadata.get("title") if isinstance(metadata, dict) else None
     if not isinstance(title, str) or not title.strip():
         raise Skip("eval.yaml has no title for the changelog")

@@ -139,11 +139,11 @@ def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
 
 
 def _defines(statement: ast.stmt, names: set[str]) -> bool:
-    """Whether a top-level statement defines a function named in `names`."""
-    return any(
-        isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in names
-        for node in ast.walk(statement)
-    )
+    """Whether a statement defines an outer function named in `names`.
+
+    The transformer acts on no other: a nested function is never a construct.
+    """
+    return any(f.name in names for f in _outer_functions(statement))
 
 
 def _wrapped(target: EvalTarget) -> list[ScorerEntry]:

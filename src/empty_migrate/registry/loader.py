@@ -52,8 +52,9 @@ def unknown_name_message(kind: str, name: str, known: Any) -> str:
     return f"unknown {kind} {name!r}{hint}"
 
 
-# libyaml's parser when PyYAML has it (about ten times faster); marks are the same
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML has it (about ten times faster; the same
+marks), else PyYAML's."""
 
 
 def load_registry(directory: Path = EVALS_DIR) -> Registry:
@@ -80,7 +81,7 @@ def load_registry(directory: Path = EVALS_DIR) -> Registry:
 def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
     """Load one entry; returns it (or None) and the problems found in it."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
     except yaml.YAMLError as error:
         line = getattr(getattr(error, "problem_mark", None), "line", 0) + 1
         return None, [f"{path}:{line}: (yaml): {getattr(error, 'problem', error)}"]

@@ -160,7 +160,7 @@ def _migrate_group(
     group: list[str],
     names: list[str],
     today: str,
-    workspace: dict[str, str],
+    workspace: Workspace,
 ) -> dict[str, EvalResult]:
     codemods = [CODEMODS[name] for name in names]
     return {
@@ -256,7 +256,7 @@ def _migrate_one(
     name: str,
     codemods: Sequence[Codemod],
     today: str,
-    workspace: dict[str, str],
+    workspace: Workspace,
 ) -> EvalResult:
     entry = registry.get(name)
     if isinstance(entry.codemods, str):

@@ -216,7 +216,7 @@ class Workspace(dict[str, str]):
 def migrate_eval(
     target: EvalTarget,
     codemods: Sequence[Codemod],
-    workspace: dict[str, str],
+    workspace: Workspace,
     formatter: Formatter | None = None,
 ) -> EvalResult:
     """Migrate one eval against `workspace` (path -> current text), all or nothing.
@@ -230,12 +230,11 @@ def migrate_eval(
     follow_ups = [c for c in codemods if c.follows_changes]
     result.files = _run(target, code, workspace, formatter)
     shared = {c.name for c in code if c.repo_level}
-    earlier = getattr(workspace, "changed_by", {})
     changed_by = tuple(
         dict.fromkeys(
             name
             for f in result.files
-            for name in (*earlier.get(f.path, ()), *f.codemods)
+            for name in (*workspace.changed_by.get(f.path, ()), *f.codemods)
             if name not in shared
         )
     )
@@ -260,7 +259,7 @@ def migrate_eval(
         return result
     for file in result.files:
         workspace[file.path] = file.after
-        if isinstance(workspace, Workspace) and file.status == "rewritten":
+        if file.status == "rewritten":
             names = (*workspace.changed_by.get(file.path, ()), *file.codemods)
             workspace.changed_by[file.path] = tuple(dict.fromkeys(names))
     return result

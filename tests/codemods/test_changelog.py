@@ -9,7 +9,7 @@ import pytest
 
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.codemods.base import Skip
-from empty_migrate.runner import Formatter, migrate_eval
+from empty_migrate.runner import Formatter, Workspace, migrate_eval
 
 from .test_bump_task_version import README, _repo, _target
 
@@ -47,7 +47,7 @@ def test_follow_ups_need_a_code_change(tmp_path):
 def test_pipeline_bumps_and_records_one_version_then_changes_nothing(tmp_path):
     repo = _repo(tmp_path, {})
     codemods = [CODEMODS[n] for n in ("wrap_router", "bump_task_version", "changelog")]
-    workspace: dict[str, str] = {}
+    workspace = Workspace()
     first = migrate_eval(_target(repo, ()), codemods, workspace, Formatter(repo))
     assert first.status == "rewritten", first.reason
     assert 'version: "4-D"' in workspace["src/inspect_evals/demo/eval.yaml"]
@@ -58,7 +58,7 @@ def test_pipeline_bumps_and_records_one_version_then_changes_nothing(tmp_path):
     for path, text in workspace.items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(text)
-    again = migrate_eval(_target(repo, ()), codemods, {}, Formatter(repo))
+    again = migrate_eval(_target(repo, ()), codemods, Workspace(), Formatter(repo))
     assert again.status == "unchanged"
     # told the code changed again, the recorded migration is still not redone
     told = _target(repo, ("wrap_router",))

@@ -109,21 +109,21 @@ class Formatter:
         # a `src` root, or when it is in the formatted file's own package, so
         # the scratch tree needs those paths (not their content): empty
         # stand-ins for each imported module and for the packages' __init__.py
-        for path in texts:
-            for package in Path(path).parents:
-                self._mirror(root, package / "__init__.py")
-        modules = {
-            module for text in texts.values() for module in _imported_modules(text)
+        packages = {package for path in texts for package in Path(path).parents}
+        for package in packages:
+            self._mirror(root, package / "__init__.py")
+        modules = set().union(*map(_imported_modules, texts.values()))
+        prefixes = {
+            Path("src", *parts[:depth])
+            for parts in (module.split(".") for module in modules)
+            for depth in range(1, len(parts) + 1)
         }
-        for module in sorted(modules):
-            parts = module.split(".")
-            for depth in range(1, len(parts) + 1):
-                relative = Path("src", *parts[:depth])
-                if (self.repo / relative).is_dir():
-                    (root / relative).mkdir(parents=True, exist_ok=True)
-                    self._mirror(root, relative / "__init__.py")
-                elif not self._mirror(root, relative.with_suffix(".py")):
-                    break
+        for relative in sorted(prefixes):  # a package before its modules
+            if (self.repo / relative).is_dir():
+                (root / relative).mkdir(parents=True, exist_ok=True)
+                self._mirror(root, relative / "__init__.py")
+            else:
+                self._mirror(root, relative.with_suffix(".py"))
 
     def _mirror(self, root: Path, relative: Path) -> bool:
         """Create an empty stand-in for a file that exists in the target."""

@@ -13,6 +13,10 @@ the entry used when a case has none.
 from dataclasses import dataclass
 from pathlib import Path
 
+from empty_migrate.codemods.base import EvalTarget
+from empty_migrate.registry.loader import load_entry
+from empty_migrate.registry.scan import scan_eval
+
 GOLDEN = Path(__file__).parents[2] / "golden"
 EVAL = "demo"
 SCORER_PATH = f"src/inspect_evals/{EVAL}/scorer.py"
@@ -24,6 +28,16 @@ target-version = "py311"
 [tool.ruff.lint]
 select = ["E", "W", "F", "I"]
 """
+
+
+def scorer_target(repo: Path, source: str, registry: str) -> EvalTarget:
+    """The demo eval with one scorer module, `source`, and a registry entry."""
+    (repo / "registry.yaml").write_text(registry)
+    entry, problems = load_entry(repo / "registry.yaml")
+    assert not problems, problems
+    (repo / SCORER_PATH).parent.mkdir(parents=True, exist_ok=True)
+    (repo / SCORER_PATH).write_text(source)
+    return EvalTarget(EVAL, entry, scan_eval(repo, EVAL), repo)
 
 
 @dataclass(frozen=True)

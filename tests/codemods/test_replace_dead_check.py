@@ -6,20 +6,15 @@ import pytest
 
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.codemods.base import EvalTarget, Skip
-from empty_migrate.registry.loader import load_entry
-from empty_migrate.registry.scan import scan_eval
 
-from .golden import EVAL, GOLDEN, SCORER_PATH
+from .golden import GOLDEN, SCORER_PATH, scorer_target
 
 CODEMOD = CODEMODS["replace_dead_check"]
 
 
 def _target(tmp_path, source: str) -> EvalTarget:
-    (tmp_path / SCORER_PATH).parent.mkdir(parents=True)
-    (tmp_path / SCORER_PATH).write_text(textwrap.dedent(source))
-    entry, problems = load_entry(GOLDEN / "replace_dead_check" / "registry.yaml")
-    assert not problems
-    return EvalTarget(EVAL, entry, scan_eval(tmp_path, EVAL), tmp_path)
+    registry = (GOLDEN / "replace_dead_check" / "registry.yaml").read_text()
+    return scorer_target(tmp_path, textwrap.dedent(source), registry)
 
 
 def test_skips_when_classify_is_another_function(tmp_path):

@@ -9,11 +9,9 @@ import textwrap
 import pytest
 
 from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import EvalTarget, Skip
-from empty_migrate.registry.loader import load_entry
-from empty_migrate.registry.scan import scan_eval
+from empty_migrate.codemods.base import Skip
 
-from .golden import EVAL, SCORER_PATH
+from .golden import SCORER_PATH, scorer_target
 
 CODEMOD = CODEMODS["replace_preset"]
 
@@ -40,12 +38,7 @@ from inspect_evals.utils.scorers import preset_score_on_no_response
 
 
 def target(tmp_path, source, registry=REGISTRY):
-    (tmp_path / "registry.yaml").write_text(registry)
-    entry, problems = load_entry(tmp_path / "registry.yaml")
-    assert not problems, problems
-    (tmp_path / SCORER_PATH).parent.mkdir(parents=True)
-    (tmp_path / SCORER_PATH).write_text(source)
-    return EvalTarget(EVAL, entry, scan_eval(tmp_path, EVAL), tmp_path)
+    return scorer_target(tmp_path, source, registry)
 
 
 def run(tmp_path, body, registry=REGISTRY):

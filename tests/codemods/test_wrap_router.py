@@ -6,11 +6,9 @@ import textwrap
 import pytest
 
 from empty_migrate.codemods import CODEMODS, wrap_router
-from empty_migrate.codemods.base import EvalTarget, Skip
-from empty_migrate.registry.loader import load_entry
-from empty_migrate.registry.scan import scan_eval
+from empty_migrate.codemods.base import Skip
 
-from .golden import EVAL, SCORER_PATH
+from .golden import SCORER_PATH, scorer_target
 
 CODEMOD = CODEMODS["wrap_router"]
 
@@ -83,12 +81,7 @@ SHAPES = {
 
 
 def _target(tmp_path, source):
-    (tmp_path / "registry.yaml").write_text(REGISTRY)
-    entry, problems = load_entry(tmp_path / "registry.yaml")
-    assert not problems, problems
-    (tmp_path / SCORER_PATH).parent.mkdir(parents=True, exist_ok=True)
-    (tmp_path / SCORER_PATH).write_text(source)
-    return EvalTarget(EVAL, entry, scan_eval(tmp_path, EVAL), tmp_path)
+    return scorer_target(tmp_path, source, REGISTRY)
 
 
 @pytest.mark.parametrize("shape", SHAPES)

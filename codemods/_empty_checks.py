@@ -18,7 +18,7 @@ failure, not a non-answer.
 """
 
 import ast
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import libcst as cst
@@ -32,6 +32,7 @@ from empty_migrate.codemods._nodes import (
     is_name,
 )
 from empty_migrate.codemods.base import EvalTarget
+from empty_migrate.registry.scan import parse_python
 from empty_migrate.registry.schema import ScorerEntry, resolve
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
@@ -69,10 +70,16 @@ def construct_lines(text: str, names: set[str]) -> list[range]:
     """The line ranges of the named functions and of ``@solver`` functions."""
     return [
         range(node.lineno, node.end_lineno + 1)
-        for node in ast.walk(ast.parse(text))
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-        and (node.name in names or _is_solver_ast(node))
+        for node in ast.walk(parse_python(text))
+        if _acted_in(node, names, solvers=True)
     ]
+
+
+def _acted_in(node: ast.AST, names: Iterable[str], solvers: bool) -> bool:
+    """Whether a node is a function named in `names`, or a solver if `solvers`."""
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
+        node.name in names or (solvers and _is_solver_ast(node))
+    )
 
 
 def _is_solver_ast(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -300,8 +307,7 @@ class ConstructCommand(cst.CSTTransformer):
     def may_act_in(self, statement: ast.stmt) -> bool:
         """Whether a top-level statement defines a function the command acts in."""
         return any(
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and (node.name in self.constructs or self.solvers and _is_solver_ast(node))
+            _acted_in(node, self.constructs, self.solvers)
             for node in ast.walk(statement)
         )
 

@@ -1,11 +1,14 @@
 """classify() agrees with the policy on every provider-shaped output."""
 
+from types import SimpleNamespace
+
 import pytest
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessageAssistant,
     ContentText,
     ModelOutput,
+    ModelUsage,
     StopDetails,
 )
 
@@ -30,7 +33,8 @@ PROVIDERS = {
 def test_classify_agrees_with_the_policy(fixture):
     found = classify_output(fixture.output)
     assert found.outcome == fixture.expected, found
-    assert ("truncated_partial" in found.flags) == fixture.truncated_partial
+    partial = found.flags & {"truncated_partial", "filtered_partial"}
+    assert partial == ({fixture.partial} if fixture.partial else set())
 
 
 def test_library_covers_every_provider_and_outcome():
@@ -134,3 +138,58 @@ def test_output_error_marks_a_moderation_block_whatever_the_stop_reason():
     output.error = "content filtering blocked the request"
     found = classify_output(output)
     assert (found.outcome, found.signal) == (Outcome.FILTERED, "output.error")
+
+
+def _usage(output_tokens):
+    return ModelUsage(
+        input_tokens=20, output_tokens=output_tokens, total_tokens=20 + output_tokens
+    )
+
+
+def test_completion_without_choices_is_an_answer():
+    found = classify_output(ModelOutput(model="m", completion="The answer is 42."))
+    assert found.outcome == Outcome.ANSWERED
+    assert found.visible_text == "The answer is 42."
+    assert "completion_without_choices" in found.flags
+
+
+def test_no_choices_and_a_blank_completion_is_no_output():
+    assert classify(ModelOutput(model="m", completion="  \n")) == Outcome.NO_OUTPUT
+
+
+def test_a_duck_typed_output_is_read_by_its_completion():
+    double = SimpleNamespace(completion="def solution(x): return x")
+    assert classify(double) == Outcome.ANSWERED
+    assert classify(SimpleNamespace()) == Outcome.NO_OUTPUT
+
+
+@pytest.mark.parametrize(
+    ("stop_reason", "flag"),
+    [("content_filter", "filtered_partial"), ("model_length", "truncated_partial")],
+)
+def test_generated_text_before_a_cut_is_an_answer(stop_reason, flag):
+    output = _output("Here is the first half", stop_reason=stop_reason)
+    output.usage = _usage(5)
+    found = classify_output(output)
+    assert found.outcome == Outcome.ANSWERED
+    assert flag in found.flags
+
+
+@pytest.mark.parametrize(
+    ("stop_reason", "outcome"),
+    [("content_filter", Outcome.FILTERED), ("model_length", Outcome.OVERFLOW)],
+)
+@pytest.mark.parametrize(
+    "platform_text",
+    [
+        {"usage": None},
+        {"usage": _usage(0)},
+        {"usage": _usage(9), "error": "the request was blocked"},
+    ],
+    ids=["no_usage", "no_output_tokens", "output_error"],
+)
+def test_text_the_platform_wrote_is_not_an_answer(stop_reason, outcome, platform_text):
+    output = _output("Sorry, the model cannot answer this.", stop_reason=stop_reason)
+    for field, value in platform_text.items():
+        setattr(output, field, value)
+    assert classify(output) == outcome

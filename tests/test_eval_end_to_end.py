@@ -1,15 +1,28 @@
-"""A real inspect_ai.eval() run: the worked example of Inspect's scoring policy.
+"""Real inspect_ai.eval() runs with a scripted model.
 
-One correct answer, one incorrect answer, one machinery failure (the prompt
-overflows the context: raise) and one instrument failure (a platform content
-filter on a fixed prompt: unscored) give accuracy 1/2, with two scored samples,
-one unscored sample and one sample error.
+The worked example of Inspect's scoring policy: one correct answer, one
+incorrect answer, one machinery failure (the prompt overflows the context:
+raise) and one instrument failure (a platform content filter on a fixed
+prompt: unscored) give accuracy 1/2, with two scored samples, one unscored
+sample and one sample error. And agents that run out of context after tool
+calls, which are scored from their work (POLICY-SPEC §0.3).
 """
 
+import pytest
 from inspect_ai import Task, eval
+from inspect_ai.agent import react
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelOutput
-from inspect_ai.scorer import includes
+from inspect_ai.model import ChatMessageTool, ModelOutput
+from inspect_ai.scorer import (
+    CORRECT,
+    INCORRECT,
+    Score,
+    accuracy,
+    includes,
+    scorer,
+)
+from inspect_ai.solver import basic_agent
+from inspect_ai.tool import tool
 
 from empty_migrate.router import route_empty_responses
 from empty_migrate.testing.models import scripted_model
@@ -80,3 +93,68 @@ def test_non_answers_score_zero_with_reasons_in_the_log(tmp_path):
     )
     assert outcomes == ["answered", "reasoning_only", "refused", "truncated"]
     assert log.eval.scorers[0].name == "includes"
+
+
+@tool
+def add():
+    async def execute(x: int, y: int) -> int:
+        """Add two numbers.
+
+        Args:
+            x: The first number.
+            y: The second number.
+        """
+        return x + y
+
+    return execute
+
+
+@scorer(metrics=[accuracy()])
+def tool_trace_scorer():
+    """Scores the work an agent did: CORRECT if `add` returned the target."""
+
+    async def score(state, target):
+        results = [m.text for m in state.messages if isinstance(m, ChatMessageTool)]
+        value = CORRECT if target.text in results else INCORRECT
+        return Score(value=value, explanation=f"tool results: {results}")
+
+    return score
+
+
+def _add_call(call_id: str) -> ModelOutput:
+    return ModelOutput.for_tool_call(
+        "mockllm/model", "add", {"x": 2, "y": 3}, tool_call_id=call_id
+    )
+
+
+@pytest.mark.parametrize("agent", [react, basic_agent], ids=["react", "basic_agent"])
+@pytest.mark.parametrize("category", ["agentic", "qa"])
+def test_agent_out_of_context_after_tool_calls_is_scored(tmp_path, agent, category):
+    outputs = [_add_call("call_1"), OUTCOME_EXAMPLES["overflow"]()]
+    task = Task(
+        dataset=[Sample(input="Add 2 and 3 with the tool.", target="5")],
+        solver=agent(tools=[add()]),
+        scorer=route_empty_responses(tool_trace_scorer(), category=category),
+    )
+
+    log = run(task, outputs, tmp_path)
+
+    [sample] = log.samples
+    assert sample.error is None
+    assert sample.output.stop_reason == "model_length"
+    score = sample.scores["tool_trace_scorer"]
+    assert score.value == CORRECT
+    assert score.metadata["empty_outcome"] == "overflow"
+
+
+def test_overflow_before_any_tool_call_still_raises(tmp_path):
+    task = Task(
+        dataset=[Sample(input="Add 2 and 3 with the tool.", target="5")],
+        solver=react(tools=[add()]),
+        scorer=route_empty_responses(tool_trace_scorer(), category="agentic"),
+    )
+
+    log = run(task, [OUTCOME_EXAMPLES["overflow"]()], tmp_path)
+
+    [sample] = log.samples
+    assert sample.error.message.startswith("ContextOverflowError(")

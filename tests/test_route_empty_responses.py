@@ -1,11 +1,13 @@
 """The routed scorer keeps its identity and handles every value shape."""
 
 import math
+from types import SimpleNamespace
+from unittest.mock import MagicMock
 
 import pytest
 from inspect_ai import Task
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import ModelOutput, ModelUsage
 from inspect_ai.scorer import (
     CORRECT,
     INCORRECT,
@@ -239,3 +241,65 @@ async def test_safety_dict_scorer_needs_only_a_dict_refusal_verdict():
         dict_scorer(), category="safety", refusal_verdict=verdict
     )
     assert (await routed(state_for("empty"), Target("x"))).value == verdict
+
+
+@pytest.mark.parametrize(
+    ("copy_metadata", "copied"),
+    [
+        (["failure_type"], {"failure_type": "cross_domain"}),
+        (True, {"failure_type": "cross_domain", "memories": ["m"]}),
+        (False, {}),
+    ],
+    ids=["keys", "all", "none"],
+)
+@pytest.mark.parametrize("outcome", ["empty", "filtered"])
+async def test_verdicts_carry_the_sample_metadata_asked_for(
+    copy_metadata, copied, outcome
+):
+    routed = route_empty_responses(
+        harm_scorer(), category="qa", copy_metadata=copy_metadata
+    )
+    metadata = {"failure_type": "cross_domain", "memories": ["m"]}
+    result = await routed(state_for(outcome, metadata=metadata), Target("x"))
+    assert {k: v for k, v in result.metadata.items() if k in metadata} == copied
+    assert result.metadata["empty_outcome"] == outcome
+
+
+async def test_a_filtered_partial_answer_is_scored_and_flagged():
+    output = ModelOutput.from_content(
+        "mockllm/model", "The capital is Par", stop_reason="content_filter"
+    )
+    output.usage = ModelUsage(input_tokens=9, output_tokens=4, total_tokens=13)
+    routed = route_empty_responses(includes(), category="safety", refusal_verdict=0)
+    result = await routed(task_state(output, target="Par"), Target("Par"))
+    assert result.value == CORRECT
+    assert result.metadata["filtered_partial"] is True
+
+
+@pytest.mark.parametrize(
+    "double",
+    [
+        SimpleNamespace(completion=""),
+        MagicMock(completion="Paris"),
+    ],
+    ids=["duck_typed", "mock"],
+)
+async def test_a_test_double_in_the_output_slot_goes_to_the_scorer(double):
+    state = task_state(ModelOutput())
+    state.output = double
+    routed = route_empty_responses(harm_scorer(scale=0.5), category="qa")
+    assert await routed(state, Target("x")) == Score(value=0.5)
+
+
+@pytest.mark.parametrize(
+    "locator",
+    [store_output("mut_output"), metadata_output("mut"), last_assistant_output],
+    ids=["store", "metadata", "last_assistant"],
+)
+async def test_an_output_never_recorded_leaves_the_sample_to_the_scorer(locator):
+    state = task_state(ModelOutput.from_content("judge", "GRADE: C"))
+    state.messages = []
+    routed = route_empty_responses(
+        harm_scorer(scale=0.5), category="qa", output=locator
+    )
+    assert await routed(state, Target("x")) == Score(value=0.5)

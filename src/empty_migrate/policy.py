@@ -114,10 +114,24 @@ def route_reason(outcome: Outcome | str) -> str | None:
     return _REASONS.get(Outcome(outcome))
 
 
+AFTER_AGENT_TRAJECTORY: Mapping[Outcome, Route] = {
+    Outcome.OVERFLOW: Route.SCORE_TAGGED,
+}
+"""Where an outcome routes once the model has run tools (POLICY-SPEC §0.3).
+
+An agent that runs out of context has done work worth scoring: ``react()`` and
+``basic_agent()`` stop on the overflow and leave the sandbox and the tool trace
+to the scorer. Only a prompt that cannot fit before any tool ran is a
+configuration defect.
+"""
+
+
 def route_for(
     category: Category | str,
     outcome: Outcome | str,
     overrides: Mapping[Outcome | str, Route | str] | None = None,
+    *,
+    after_trajectory: bool = False,
 ) -> Route:
     """The route of one outcome in one category, after per-eval overrides.
 
@@ -125,6 +139,8 @@ def route_for(
         category: The eval's category.
         outcome: The classified outcome.
         overrides: Per-eval departures from `POLICY`, outcome to route.
+        after_trajectory: Whether the model ran tools before this output
+            (`AFTER_AGENT_TRAJECTORY` applies).
 
     Returns:
         The route the routed scorer takes.
@@ -132,4 +148,6 @@ def route_for(
     outcome = Outcome(outcome)
     if overrides and outcome in overrides:
         return Route(overrides[outcome])
+    if after_trajectory and outcome in AFTER_AGENT_TRAJECTORY:
+        return AFTER_AGENT_TRAJECTORY[outcome]
     return POLICY[Category(category)][outcome]

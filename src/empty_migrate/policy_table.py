@@ -4,7 +4,14 @@ MIGRATION.md embeds this rendering, and a test keeps the two identical, so the
 document can never drift from the router's `POLICY`.
 """
 
-from empty_migrate.policy import POLICY, Category, Outcome, Route, route_reason
+from empty_migrate.policy import (
+    AFTER_AGENT_TRAJECTORY,
+    POLICY,
+    Category,
+    Outcome,
+    Route,
+    route_reason,
+)
 
 _ROUTE_TEXT = {
     Route.SCORE: "scorer",
@@ -22,10 +29,20 @@ _ERRORS = {
 
 def describe_route(category: Category, outcome: Outcome) -> str:
     """Describe one cell: the route, and the reason tag it writes."""
-    route = POLICY[category][outcome]
+    text = _describe(POLICY[category][outcome], outcome)
+    if outcome in AFTER_AGENT_TRAJECTORY:
+        after = _describe(AFTER_AGENT_TRAJECTORY[outcome], outcome)
+        text += f"; after tool calls, {after}"
+    return text
+
+
+def _describe(route: Route, outcome: Outcome) -> str:
     if route == Route.RAISE:
         return _ERRORS[outcome]
-    return _ROUTE_TEXT[route].format(reason=route_reason(outcome))
+    reason = route_reason(outcome)
+    if route == Route.SCORE_TAGGED and reason is None:
+        return "scorer, tagged"  # metadata only: Inspect has no reason for it
+    return _ROUTE_TEXT[route].format(reason=reason)
 
 
 def policy_markdown() -> str:

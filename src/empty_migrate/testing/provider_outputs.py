@@ -72,7 +72,8 @@ class ProviderOutput:
     shape: str
     expected: Outcome
     build: Callable[[], ModelOutput]
-    truncated_partial: bool = False
+    partial: str | None = None
+    """An answer cut short carries its flag: truncated_partial or filtered_partial."""
 
     @property
     def output(self) -> ModelOutput:
@@ -1601,7 +1602,7 @@ PROVIDER_OUTPUTS: tuple[ProviderOutput, ...] = (
         "stop_reason max_tokens.",
         expected=Outcome.ANSWERED,
         build=_openai_chat_partial_answer_max_tokens,
-        truncated_partial=True,
+        partial="truncated_partial",
     ),
     ProviderOutput(
         name="openai_chat_400_invalid_prompt",
@@ -1701,7 +1702,8 @@ PROVIDER_OUTPUTS: tuple[ProviderOutput, ...] = (
         source="model/_openai_responses.py:700-727",
         shape="incomplete content_filter keeps the partial output_text; the bare "
         "StopDetails(type=content_filter) is dropped, so stop_details is None.",
-        expected=Outcome.FILTERED,
+        expected=Outcome.ANSWERED,
+        partial="filtered_partial",
         build=_responses_incomplete_content_filter,
     ),
     ProviderOutput(
@@ -1728,7 +1730,8 @@ PROVIDER_OUTPUTS: tuple[ProviderOutput, ...] = (
         source="model/_openai.py:1258-1265",
         shape="A streamed Azure filter returns the snapshot: partial str text, "
         "content_filter, and no content_filter_results so stop_details is None.",
-        expected=Outcome.FILTERED,
+        expected=Outcome.ANSWERED,
+        partial="filtered_partial",
         build=_azure_stream_filter_partial_text,
     ),
     ProviderOutput(
@@ -1847,7 +1850,7 @@ PROVIDER_OUTPUTS: tuple[ProviderOutput, ...] = (
         "with max_tokens.",
         expected=Outcome.ANSWERED,
         build=_anthropic_max_tokens_partial_text,
-        truncated_partial=True,
+        partial="truncated_partial",
     ),
     ProviderOutput(
         name="anthropic_tool_use_only",
@@ -1900,7 +1903,8 @@ PROVIDER_OUTPUTS: tuple[ProviderOutput, ...] = (
         source="model/_providers/google.py:2526-2540",
         shape="finish RECITATION keeps partial text with content_filter; with no "
         "blocked ratings or finish_message the details are dropped to None.",
-        expected=Outcome.FILTERED,
+        expected=Outcome.ANSWERED,
+        partial="filtered_partial",
         build=_google_recitation_partial_text,
     ),
     ProviderOutput(
@@ -1937,7 +1941,7 @@ PROVIDER_OUTPUTS: tuple[ProviderOutput, ...] = (
         shape="finish MAX_TOKENS after some text keeps [ContentText] with max_tokens.",
         expected=Outcome.ANSWERED,
         build=_google_max_tokens_partial_text,
-        truncated_partial=True,
+        partial="truncated_partial",
     ),
     ProviderOutput(
         name="google_malformed_function_call",
@@ -2009,7 +2013,8 @@ PROVIDER_OUTPUTS: tuple[ProviderOutput, ...] = (
         source="model/_providers/bedrock.py:1505-1506",
         shape="stopReason model_context_window_exceeded maps to model_length even "
         "with partial text.",
-        expected=Outcome.OVERFLOW,
+        expected=Outcome.ANSWERED,
+        partial="truncated_partial",
         build=_bedrock_context_window_exceeded,
     ),
     ProviderOutput(

@@ -32,7 +32,7 @@ Example:
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import wraps
@@ -41,6 +41,7 @@ from typing import Any
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessageAssistant,
+    ChatMessageTool,
     ContentReasoning,
     ContentText,
     ModelOutput,
@@ -183,10 +184,24 @@ def route_reason(outcome: Outcome | str) -> str | None:
     return _REASONS.get(Outcome(outcome))
 
 
+AFTER_AGENT_TRAJECTORY: Mapping[Outcome, Route] = {
+    Outcome.OVERFLOW: Route.SCORE_TAGGED,
+}
+"""Where an outcome routes once the model has run tools (POLICY-SPEC §0.3).
+
+An agent that runs out of context has done work worth scoring: ``react()`` and
+``basic_agent()`` stop on the overflow and leave the sandbox and the tool trace
+to the scorer. Only a prompt that cannot fit before any tool ran is a
+configuration defect.
+"""
+
+
 def route_for(
     category: Category | str,
     outcome: Outcome | str,
     overrides: Mapping[Outcome | str, Route | str] | None = None,
+    *,
+    after_trajectory: bool = False,
 ) -> Route:
     """The route of one outcome in one category, after per-eval overrides.
 
@@ -194,6 +209,8 @@ def route_for(
         category: The eval's category.
         outcome: The classified outcome.
         overrides: Per-eval departures from `POLICY`, outcome to route.
+        after_trajectory: Whether the model ran tools before this output
+            (`AFTER_AGENT_TRAJECTORY` applies).
 
     Returns:
         The route the routed scorer takes.
@@ -201,6 +218,8 @@ def route_for(
     outcome = Outcome(outcome)
     if overrides and outcome in overrides:
         return Route(overrides[outcome])
+    if after_trajectory and outcome in AFTER_AGENT_TRAJECTORY:
+        return AFTER_AGENT_TRAJECTORY[outcome]
     return POLICY[Category(category)][outcome]
 
 
@@ -237,9 +256,12 @@ class Classification:
         visible_text: The answer text a reader would see: text blocks that are
             not refusals, without ``<think>`` reasoning, stripped.
         flags: Refinements, e.g. ``"truncated_partial"`` (an answer cut at
-            ``max_tokens``), ``"think_in_text"`` (reasoning tags removed from
-            the text) or ``"completion_rewritten"`` (a solver replaced
-            ``completion``, and it was read instead of the message).
+            ``max_tokens`` or the context window), ``"filtered_partial"`` (an
+            answer a platform filter stopped), ``"think_in_text"`` (reasoning
+            tags removed from the text), ``"completion_rewritten"`` (a solver
+            replaced ``completion``, and it was read instead of the message) or
+            ``"completion_without_choices"`` (the answer is only in
+            ``completion``).
     """
 
     outcome: Outcome
@@ -280,7 +302,10 @@ def classify_output(output: ModelOutput) -> Classification:
     The first matching rule wins: no choices, context overflow, a refusal by
     the model, a platform filter, truncation, tool calls, reasoning, silence,
     and finally an answer. Refusals are read from refusal blocks and refusal
-    stop details, never by matching the model's prose.
+    stop details, never by matching the model's prose. Visible text is an
+    answer wherever it is: in ``output.completion`` when a solver wrote it
+    there with no choices, and before a length cut or a platform filter when
+    the provider reports that the model generated it.
 
     Args:
         output: The model under test's output.
@@ -288,12 +313,14 @@ def classify_output(output: ModelOutput) -> Classification:
     Returns:
         The `Classification`: outcome, deciding signal, visible text, flags.
     """
-    if output.empty:
-        return Classification(Outcome.NO_OUTPUT, "no_choices")
+    if not isinstance(output, ModelOutput) or not output.choices:
+        return _without_choices(output)
     choice = output.choices[0]
-    if choice.stop_reason == "model_length":
-        return Classification(Outcome.OVERFLOW, "stop_reason:model_length")
     visible, flags = _visible_text(output, choice.message)
+    if choice.stop_reason == "model_length":
+        return _partial_answer(output, visible, flags, "truncated_partial") or (
+            Classification(Outcome.OVERFLOW, "stop_reason:model_length")
+        )
     return (
         _refusal(choice, visible, flags)
         or _filter(output, choice, visible, flags)
@@ -302,15 +329,27 @@ def classify_output(output: ModelOutput) -> Classification:
     )
 
 
+def _without_choices(output: ModelOutput) -> Classification:
+    # solvers (react's submit, browse_comp's browsing solver) and test doubles
+    # write the answer straight into completion, with no choices behind it
+    completion = getattr(output, "completion", None)
+    text = _strip_think(completion if isinstance(completion, str) else "").strip()
+    if text:
+        flags = frozenset({"completion_without_choices"})
+        return Classification(Outcome.ANSWERED, "completion", text, flags)
+    return Classification(Outcome.NO_OUTPUT, "no_choices")
+
+
 def _visible_text(
     output: ModelOutput, message: ChatMessageAssistant
 ) -> tuple[str, frozenset[str]]:
     flags: set[str] = set()
     text = _message_text(message)
-    if output.completion and output.completion != message.text:
+    completion = output.completion
+    if completion and completion != message.text:
         # a solver (react's submit, a multi-turn solver) replaced the completion:
         # that is the answer the scorer will read
-        text = output.completion
+        text = completion
         flags.add("completion_rewritten")
     stripped = _strip_think(text)
     if stripped != text:
@@ -384,6 +423,9 @@ def _filter(
     if _is_error_as_content(choice) and choice.stop_reason == "content_filter":
         signal = "api_error"
     elif choice.stop_reason == "content_filter":
+        partial = _partial_answer(output, visible, flags, "filtered_partial")
+        if partial:
+            return partial
         signal = "stop_reason:content_filter"
     elif output.error is not None:
         # documented as "error message in the case of content moderation refusals"
@@ -391,6 +433,23 @@ def _filter(
     else:
         return None
     return Classification(Outcome.FILTERED, signal, visible, flags)
+
+
+def _partial_answer(
+    output: ModelOutput, visible: str, flags: frozenset[str], flag: str
+) -> Classification | None:
+    """The text before a length cut or a filter, if the model generated it."""
+    if visible and _generated_by_model(output):
+        return Classification(Outcome.ANSWERED, "visible_text", visible, flags | {flag})
+    return None
+
+
+def _generated_by_model(output: ModelOutput) -> bool:
+    # adapters turn API errors (a prompt too long, a policy block) into output
+    # whose text is the error message, with no usage or with output.error set;
+    # guardrails and prompt blocks replace the text and report 0 output tokens
+    usage = output.usage
+    return output.error is None and usage is not None and usage.output_tokens > 0
 
 
 def _non_answer(
@@ -435,21 +494,27 @@ def _answer(
 # Locating the model under test's output
 
 
-OutputLocator = Callable[[TaskState], ModelOutput]
-"""Finds the model under test's final output in a task state."""
+OutputLocator = Callable[[TaskState], ModelOutput | None]
+"""Finds the model under test's final output in a task state.
+
+Returns None where the output was never recorded there (a scorer called
+without the solver that saves it): the router then has no evidence and leaves
+the sample to the scorer.
+"""
 
 
-def state_output(state: TaskState) -> ModelOutput:
+def state_output(state: TaskState) -> ModelOutput | None:
     """The default locator: ``state.output``."""
-    return state.output
+    return getattr(state, "output", None)
 
 
-def last_assistant_output(state: TaskState) -> ModelOutput:
+def last_assistant_output(state: TaskState) -> ModelOutput | None:
     """Rebuild an output from the last assistant message in ``state.messages``.
 
     For evals whose solver replaces ``state.output`` with a judge's output. The
     message keeps its refusal blocks, reasoning and tool calls, but the stop
-    reason is lost, so truncation and filter stops read as ``unknown``.
+    reason is lost, so truncation and filter stops read as ``unknown``. None
+    if no assistant message was recorded.
     """
     for message in reversed(state.messages):
         if isinstance(message, ChatMessageAssistant):
@@ -457,7 +522,7 @@ def last_assistant_output(state: TaskState) -> ModelOutput:
                 model=message.model or "",
                 choices=[ChatCompletionChoice(message=message, stop_reason="unknown")],
             )
-    return ModelOutput()
+    return None
 
 
 def store_output(key: str) -> OutputLocator:
@@ -467,7 +532,7 @@ def store_output(key: str) -> OutputLocator:
         key: The store key the solver wrote the model under test's output to.
     """
 
-    def locate(state: TaskState) -> ModelOutput:
+    def locate(state: TaskState) -> ModelOutput | None:
         return _as_output(state.store.get(key), f"state.store[{key!r}]")
 
     return locate
@@ -480,16 +545,14 @@ def metadata_output(key: str) -> OutputLocator:
         key: The metadata key the solver wrote the model under test's output to.
     """
 
-    def locate(state: TaskState) -> ModelOutput:
+    def locate(state: TaskState) -> ModelOutput | None:
         return _as_output(state.metadata.get(key), f"state.metadata[{key!r}]")
 
     return locate
 
 
-def _as_output(value: Any, where: str) -> ModelOutput:
-    if value is None:
-        return ModelOutput()
-    if isinstance(value, ModelOutput):
+def _as_output(value: Any, where: str) -> ModelOutput | None:
+    if value is None or isinstance(value, ModelOutput):
         return value
     if isinstance(value, Mapping):
         return ModelOutput.model_validate(value)
@@ -539,6 +602,7 @@ def route_empty_responses(
     no_answer_verdict: VerdictValue = NOANSWER,
     output: OutputLocator = state_output,
     overrides: Mapping[Outcome | str, Route | str] | None = None,
+    copy_metadata: bool | Sequence[str] = False,
 ) -> Scorer:
     """Wrap a scorer so the model's non-answers follow the empty-response policy.
 
@@ -558,10 +622,14 @@ def route_empty_responses(
             ``safety``. May be a function of ``(state, target)``.
         no_answer_verdict: The value for a non-answer in ``qa`` and
             ``model_graded``; ``NOANSWER`` by default. Dict-valued scorers must
-            pass a dict with every key their metrics read.
+            pass a dict with every key their metrics read. May be a function
+            of ``(state, target)``.
         output: Where the model under test's output is, when not ``state.output``.
         overrides: Per-eval departures from `POLICY`, e.g.
             ``{"overflow": "no_answer"}`` for a long-context eval.
+        copy_metadata: Sample metadata to copy into every score the router
+            writes, for metrics that read it from the score as they do from
+            the eval's own scores: ``True`` for all of it, or the keys.
 
     Returns:
         The routed scorer.
@@ -571,6 +639,7 @@ def route_empty_responses(
             no ``refusal_verdict``, or a verdict lacks keys the metrics need.
     """
     routes = _resolve_routes(Category(category), overrides)
+    agent_routes = _resolve_routes(Category(category), overrides, agent=True)
     if Route.REFUSAL_VERDICT in routes.values() and refusal_verdict is None:
         raise ValueError(
             f"category={str(category)!r} needs refusal_verdict=: the value this "
@@ -586,23 +655,36 @@ def route_empty_responses(
     @wraps(scorer)
     async def score(state: TaskState, target: Target) -> Score | None:
         model_output = output(state)
+        if not isinstance(model_output, ModelOutput):
+            # nothing recorded where the output should be, or a test double:
+            # no provider signal to read, so the scorer decides as it did
+            return await scorer(state, target)
         found = classify_output(model_output)
         route = routes[found.outcome]
+        if route != agent_routes[found.outcome] and _ran_tools(state):
+            route = agent_routes[found.outcome]
         if route == Route.RAISE:
             raise _error_for(found)
+        fields = _score_fields(found, model_output, state, copy_metadata)
         if route == Route.UNSCORED:
-            return Score.unscored(**_score_fields(found, model_output))
+            return Score.unscored(**fields)
         if route in verdicts:
-            value = _resolve(verdicts[route], state, target)
-            return Score(value=value, **_score_fields(found, model_output))
+            return Score(value=_resolve(verdicts[route], state, target), **fields)
         result = await scorer(state, target)
         return _annotate(result, found, tag=route == Route.SCORE_TAGGED)
 
     return score
 
 
+def _ran_tools(state: TaskState) -> bool:
+    """Whether the model ran tools before its final output: an agent trajectory."""
+    return any(isinstance(m, ChatMessageTool) for m in getattr(state, "messages", []))
+
+
 def _resolve_routes(
-    category: Category, overrides: Mapping[Outcome | str, Route | str] | None
+    category: Category,
+    overrides: Mapping[Outcome | str, Route | str] | None,
+    agent: bool = False,
 ) -> dict[Outcome, Route]:
     checked: dict[Outcome, Route] = {}
     for outcome, route in (overrides or {}).items():
@@ -610,7 +692,10 @@ def _resolve_routes(
             checked[Outcome(outcome)] = Route(route)
         except ValueError as error:
             raise ValueError(f"invalid empty-response override: {error}") from None
-    return {outcome: route_for(category, outcome, checked) for outcome in Outcome}
+    return {
+        outcome: route_for(category, outcome, checked, after_trajectory=agent)
+        for outcome in Outcome
+    }
 
 
 def _check_verdict_keys(scorer: Scorer, *verdicts: VerdictValue | None) -> None:
@@ -657,13 +742,26 @@ def _resolve(verdict: VerdictValue | None, state: TaskState, target: Target) -> 
     return value
 
 
-def _score_fields(found: Classification, output: ModelOutput) -> dict[str, Any]:
+def _score_fields(
+    found: Classification,
+    output: ModelOutput,
+    state: TaskState,
+    copy_metadata: bool | Sequence[str],
+) -> dict[str, Any]:
+    sample = getattr(state, "metadata", None) or {}
+    keys = sample if copy_metadata is True else copy_metadata or []
     return {
         "answer": output.completion,
         "explanation": found.explanation,
         "reason": route_reason(found.outcome),
-        "metadata": _outcome_metadata(found),
+        "metadata": {
+            **{key: sample[key] for key in keys if key in sample},
+            **_outcome_metadata(found),
+        },
     }
+
+
+_PARTIAL_FLAGS = frozenset({"truncated_partial", "filtered_partial"})
 
 
 def _outcome_metadata(found: Classification) -> dict[str, Any]:
@@ -671,16 +769,15 @@ def _outcome_metadata(found: Classification) -> dict[str, Any]:
         "empty_outcome": str(found.outcome),
         "empty_signal": found.signal,
     }
-    if "truncated_partial" in found.flags:
-        metadata["truncated_partial"] = True
+    metadata |= dict.fromkeys(sorted(found.flags & _PARTIAL_FLAGS), True)
     return metadata
 
 
 def _annotate(
     result: Score | None, found: Classification, *, tag: bool
 ) -> Score | None:
-    plain_answer = (
-        found.outcome == Outcome.ANSWERED and "truncated_partial" not in found.flags
+    plain_answer = found.outcome == Outcome.ANSWERED and not (
+        found.flags & _PARTIAL_FLAGS
     )
     if result is None or plain_answer:
         return result

@@ -14,6 +14,7 @@ from empty_migrate.codemods.install_router import InstallRouter
 from empty_migrate.codemods.judge_bypass import JudgeBypass
 from empty_migrate.codemods.replace_dead_check import ReplaceDeadCheck
 from empty_migrate.codemods.replace_preset import ReplacePreset
+from empty_migrate.codemods.update_tests import UpdateTests
 from empty_migrate.codemods.wrap_router import WrapRouter
 
 CODEMODS: dict[str, Codemod] = {
@@ -25,6 +26,7 @@ CODEMODS: dict[str, Codemod] = {
         JudgeBypass(),
         ReplaceDeadCheck(),
         FixReasonTag(),
+        UpdateTests(),
         BumpTaskVersion(),
         Changelog(),
     ]

@@ -18,7 +18,7 @@ from empty_migrate.codemods._router_call import ROUTER_FUNCTION, SCORE_CONSTANTS
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.codemods.bump_task_version import MARKER
 from empty_migrate.policy import Outcome, Route, route_for, route_reason
-from empty_migrate.registry.schema import Resolved, resolve
+from empty_migrate.registry.schema import Resolved, VerdictExpression, resolve
 
 ROUTING_CODEMODS = ("replace_preset", "wrap_router")
 """The codemods after which non-answers are routed by the policy."""
@@ -32,7 +32,7 @@ _ADJECTIVES = {
 _REFUSALS = (Outcome.REFUSED, Outcome.REFUSED_AFTER_PARTIAL)
 _NOUNS = {
     Outcome.FILTERED: "content-filter blocks",
-    Outcome.OVERFLOW: "prompts that overflow the context",
+    Outcome.OVERFLOW: "prompts that overflow the context before any tool ran",
     Outcome.NO_OUTPUT: "responses with no output at all",
 }
 _ERRORS = {
@@ -155,6 +155,31 @@ def overrides(target: EvalTarget) -> list[str]:
     return found
 
 
+def scoring_changes(target: EvalTarget) -> list[str]:
+    """What the migration changes in one eval's scoring, line by line, for a report.
+
+    What each kind of non-answer now scores (per group of scorers), what it
+    scored before, and no line at all if the run changed no routing.
+    """
+    groups = shapes(target)
+    lines = [
+        (f"{_capital(label)}: " if label else "") + " ".join(d.sentences())
+        for label, d in groups
+    ]
+    return [*lines, before(target)] if lines else []
+
+
+def test_updates(target: EvalTarget) -> list[str]:
+    """One sentence per test the migration updates, with the reason."""
+    if not target.wants("update_tests"):
+        return []
+    return [
+        f"Updated test `{update.test}`, which pinned the old behaviour: "
+        f"{code_refs(update.why.rstrip('.'))}."
+        for update in target.entry.test_updates
+    ]
+
+
 def before(target: EvalTarget) -> str:
     """The registry's line on what an empty answer scored before the change."""
     return f"Before this change: {code_refs(target.entry.today.rstrip('.'))}."
@@ -172,7 +197,12 @@ def code_refs(text: str) -> str:
 
 
 def render(value: Any) -> str:
-    """A registry value as inline code, score letters as inspect_ai's constants."""
+    """A registry value as inline code, score letters as inspect_ai's constants.
+
+    A verdict only code can give is described in words instead.
+    """
+    if isinstance(value, VerdictExpression):
+        return value.meaning
     return f"`{_code(value)}`"
 
 

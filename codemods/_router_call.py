@@ -12,7 +12,7 @@ import libcst as cst
 
 from empty_migrate.codemods._imports import NeededImports
 from empty_migrate.policy import POLICY, Category, Route
-from empty_migrate.registry.schema import Resolved
+from empty_migrate.registry.schema import Resolved, VerdictExpression
 
 ROUTER_MODULE = "inspect_evals.utils.empty_response"
 ROUTER_FUNCTION = "route_empty_responses"
@@ -49,6 +49,8 @@ def router_call(
         args.append(_keyword("output", locator))
     if settings.overrides:
         args.append(_keyword("overrides", _overrides(imports, settings)))
+    if settings.copy_metadata:
+        args.append(_keyword("copy_metadata", value(imports, settings.copy_metadata)))
     return cst.Call(func=cst.Name(ROUTER_FUNCTION), args=args)
 
 
@@ -65,6 +67,10 @@ def _keyword(name: str, expression: cst.BaseExpression) -> cst.Arg:
 
 def value(imports: NeededImports, item: Any) -> cst.BaseExpression:
     """A registry value as an expression, with inspect_ai's score constants."""
+    if isinstance(item, VerdictExpression):
+        return cst.parse_expression(item.expression)
+    if isinstance(item, list):
+        return cst.List([cst.Element(value(imports, v)) for v in item])
     if isinstance(item, str) and item in SCORE_CONSTANTS:
         imports.add("inspect_ai.scorer", SCORE_CONSTANTS[item])
         return cst.Name(SCORE_CONSTANTS[item])

@@ -128,6 +128,7 @@ def _bullets(target: EvalTarget) -> str:
     if shapes:
         items += words.overrides(target)
         items.append(words.before(target))
+    items += words.test_updates(target)
     return "".join(f"- {item}\n" for item in items)
 
 

@@ -192,6 +192,7 @@ def test_list_codemods(capsys):
         "judge_bypass",
         "replace_dead_check",
         "fix_reason_tag",
+        "update_tests",
         "bump_task_version",
         "changelog",
     ]

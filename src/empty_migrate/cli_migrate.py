@@ -170,6 +170,11 @@ def _print_summary(run: RunResult, stream: TextIO, args: argparse.Namespace) -> 
         else:
             line = "already migrated"
         print(f"{result.eval}: {result.status}: {line}", file=stream)
+        if result.status == "rewritten":
+            for change in result.scoring:
+                print(f"  {change}", file=stream)
+            for test in result.tests_updated:
+                print(f"  updated test {test}", file=stream)
     verb = "would change" if args.dry_run or args.check else "changed"
     counts = ", ".join(
         f"{run.count(s)} {s}" for s in ("rewritten", "unchanged", "skipped", "failed")
@@ -185,6 +190,8 @@ def _as_json(run: RunResult) -> dict[str, Any]:
                 "eval": result.eval,
                 "status": result.status,
                 "reason": result.reason,
+                "scoring": result.scoring,
+                "tests_updated": result.tests_updated,
                 "files": [
                     {
                         "path": f.path,

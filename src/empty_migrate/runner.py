@@ -20,6 +20,7 @@ from typing import Literal
 
 import libcst as cst
 
+from empty_migrate.codemods._changelog_text import scoring_changes
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.ruff_tool import ruff_command
 
@@ -56,11 +57,21 @@ class FileResult:
 
 @dataclass
 class EvalResult:
-    """What the migration did to one eval."""
+    """What the migration did to one eval.
+
+    Attributes:
+        eval: The eval's name.
+        files: What happened to each file it touched.
+        reason: Why it was skipped or failed, if it was.
+        scoring: What the migration changes in its scoring, line by line.
+        tests_updated: The target tests the migration updated on purpose.
+    """
 
     eval: str
     files: list[FileResult] = field(default_factory=list)
     reason: str | None = None
+    scoring: list[str] = field(default_factory=list)
+    tests_updated: list[str] = field(default_factory=list)
 
     @property
     def status(self) -> Status:
@@ -238,9 +249,18 @@ def migrate_eval(
             if name not in shared
         )
     )
-    if changed_by and follow_ups:
+    if changed_by:
         target = replace(target, changed_by=changed_by)
+        result.scoring = scoring_changes(target)
+    if changed_by and follow_ups:
         result.files += _run(target, follow_ups, workspace, formatter)
+        result.tests_updated = [
+            update.test
+            for update in target.entry.test_updates
+            if any(
+                f.status == "rewritten" and f.path == update.file for f in result.files
+            )
+        ]
     blocked = [f for f in result.files if f.status in ("skipped", "failed")]
     if blocked:
         result.reason = "; ".join(f"{f.path}: {f.reason}" for f in blocked)

@@ -194,3 +194,37 @@ def test_schema_names_exactly_the_codemods_that_exist():
     from empty_migrate.registry.schema import CodemodName
 
     assert list(get_args(CodemodName)) == list(CODEMODS)
+
+
+def test_test_updates_need_the_update_tests_codemod(tmp_path):
+    text = VALID + (
+        "test_updates:\n"
+        "  - test: tests/demo/test_scorer.py::test_empty\n"
+        '    why: "an empty answer is now NOANSWER"\n'
+        "    edits:\n"
+        '      - {old: "INCORRECT", new: "NOANSWER"}\n'
+    )
+    [problem] = problems(tmp_path, text)
+    assert "test_updates and the update_tests codemod go together" in problem
+
+
+def test_a_verdict_expression_must_parse(tmp_path):
+    text = VALID.replace(
+        "refusal_verdict: I\n",
+        "refusal_verdict: {expression: 'lambda state:', meaning: 'a broken lambda'}\n",
+    )
+    [problem] = problems(tmp_path, text)
+    assert "refusal_verdict.expression" in problem
+    assert "not a Python expression" in problem
+
+
+def test_a_verdict_expression_names_what_it_needs_from_the_file(tmp_path):
+    text = VALID.replace(
+        "refusal_verdict: I\n",
+        "refusal_verdict:\n"
+        "  expression: 'lambda state, target: {**_empty(), \"n\": len(x for x in y)}'\n"
+        "  meaning: 'the eval own empty value'\n",
+    )
+    entry, found = load_entry(write(tmp_path, text))
+    assert found == []
+    assert entry.refusal_verdict.free_names() == {"_empty", "y"}

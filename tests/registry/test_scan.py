@@ -199,3 +199,28 @@ def test_a_dead_check_not_covered_by_the_codemods_is_drift(
         "alpha: not covered by replace_preset: alpha/alpha.py:10",
         "alpha: not covered by replace_dead_check: alpha/scorer.py:9",
     ]
+
+
+def test_a_verdict_expression_naming_an_undefined_helper_is_drift(
+    synthetic_repo, synthetic_registry
+):
+    entry = synthetic_registry / "alpha.yaml"
+    entry.write_text(
+        entry.read_text().replace(
+            "    construct: factory\n",
+            "    construct: factory\n"
+            "    no_answer_verdict:\n"
+            "      expression: '_no_answer_value()'\n"
+            "      meaning: 'the scorer own no-answer value'\n",
+        )
+    )
+    registry = load_registry(synthetic_registry)
+    [problem] = unresolved_references(
+        registry, scan_repo(synthetic_repo), synthetic_repo
+    )
+    assert problem.endswith(
+        "alpha_scorer: verdict expression uses _no_answer_value, not defined in "
+        "alpha/scorer.py"
+    )
+    [found] = drift_lines(synthetic_registry, synthetic_repo)
+    assert found.startswith("alpha: verdict unresolved: alpha_scorer: ")

@@ -15,6 +15,7 @@ from typing import Any
 
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
+from empty_migrate.registry.schema import VerdictExpression, resolve
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ def unresolved_references(
                 yield f"{source}: tasks.{task}: no @task {task!r} in {name}/"
         for i, scorer in enumerate(entry.scorers):
             problem = _reference_problem(scorer.name, scorer.file, scan, repo)
+            problem = problem or _verdict_problem(entry, scorer, repo)
             if problem:
                 yield f"{source}: scorers[{i}] {scorer.name}: {problem}"
 
@@ -60,6 +62,22 @@ def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str 
     if defined:
         return f"not in {file}; moved to {defined[0].file}:{defined[0].line}"
     return f"no definition of {name!r} in {file}"
+
+
+def _verdict_problem(entry: Any, scorer: Any, repo: Path) -> str | None:
+    """A verdict expression naming something its scorer's file does not define."""
+    path = repo / PACKAGE_ROOT / scorer.file
+    defined = _top_level_names(path, path.stat().st_mtime_ns)
+    for task in scorer.tasks or list(entry.tasks) or [None]:
+        settings = resolve(entry, task, scorer)
+        for verdict in (settings.refusal_verdict, settings.no_answer_verdict):
+            if isinstance(verdict, VerdictExpression):
+                if missing := verdict.free_names() - defined:
+                    names = ", ".join(sorted(missing))
+                    return (
+                        f"verdict expression uses {names}, not defined in {scorer.file}"
+                    )
+    return None
 
 
 @functools.lru_cache(maxsize=256)
@@ -107,6 +125,8 @@ def eval_drift(
         if problem:
             kind = "scorer moved" if "moved to" in problem else "scorer vanished"
             yield Drift(name, kind, f"{scorer.name} ({scorer.file}): {problem}")
+        elif problem := _verdict_problem(entry, scorer, repo):
+            yield Drift(name, "verdict unresolved", f"{scorer.name}: {problem}")
     registered = {(s.name, s.file) for s in entry.scorers}
     for where in scan.scorers.values():
         if (where.text, where.file) not in registered:

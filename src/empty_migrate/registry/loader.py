@@ -145,6 +145,11 @@ def check_entry(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
         yield ("today",), "must cite the code as file:line"
     if isinstance(entry.codemods, str) and not entry.codemods_reason:
         yield ("codemods",), f"{entry.codemods!r} needs a codemods_reason"
+    updates_tests = (
+        isinstance(entry.codemods, list) and "update_tests" in entry.codemods
+    )
+    if bool(entry.test_updates) != updates_tests:
+        yield ("test_updates",), "test_updates and the update_tests codemod go together"
     for i, scorer in enumerate(entry.scorers):
         if not scorer.rewrite and not scorer.note:
             yield ("scorers", i, "rewrite"), "rewrite: false needs a note saying why"

@@ -4,10 +4,19 @@ Settings inherit eval -> task -> scorer: a task or scorer entry states only
 what differs from the level above it.
 """
 
+import ast
+import builtins
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+)
 
 from empty_migrate.policy import Outcome, Route
 
@@ -22,6 +31,7 @@ CodemodName = Literal[
     "judge_bypass",
     "replace_dead_check",
     "fix_reason_tag",
+    "update_tests",
     "bump_task_version",
     "changelog",
 ]
@@ -32,13 +42,71 @@ OutputLocation = Annotated[
     ),
 ]
 Scalar = str | int | float | bool | None
-Verdict = Scalar | dict[str, Scalar]
 
 FILE_LINE = re.compile(r"[\w/.-]+\.(py|yaml):\d+")
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class VerdictExpression(_Strict):
+    """A verdict only code can give, written into the router call as it stands.
+
+    For a value that depends on the sample (a function of ``state, target``)
+    or on the eval's own configuration (a helper in scope where the scorer is
+    returned, such as the eval's own no-answer value). Every name it uses
+    must be defined in the scorer's file (``registry validate --repo``).
+    ``meaning`` says in words what the value is, for changelogs and reviews.
+    """
+
+    expression: str
+    meaning: Annotated[str, StringConstraints(min_length=10)]
+
+    @field_validator("expression")
+    @classmethod
+    def _parses(cls, expression: str) -> str:
+        try:
+            ast.parse(expression, mode="eval")
+        except SyntaxError as error:
+            raise ValueError(f"not a Python expression: {error.msg}") from None
+        return expression
+
+    def free_names(self) -> set[str]:
+        """The names the expression needs from the scorer's file."""
+        tree = ast.parse(self.expression, mode="eval")
+        bound = {
+            arg.arg
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Lambda)
+            for arg in [*node.args.posonlyargs, *node.args.args]
+        }
+        bound |= {
+            target.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.comprehension)
+            for target in ast.walk(node.target)
+            if isinstance(target, ast.Name)
+        }
+        loaded = {
+            node.id
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+        }
+        return loaded - bound - set(dir(builtins))
+
+
+def _expression_if_named(value: object) -> object:
+    # a mapping with an "expression" key is always code, never a dict verdict
+    if isinstance(value, dict) and "expression" in value:
+        return VerdictExpression.model_validate(value)
+    return value
+
+
+Verdict = Annotated[
+    VerdictExpression | Scalar | dict[str, Scalar],
+    BeforeValidator(_expression_if_named),
+]
 
 
 class Override(_Strict):
@@ -57,6 +125,7 @@ class Settings(_Strict):
     polarity_key: str | None = None
     refusal_verdict: Verdict = None
     no_answer_verdict: Verdict = None
+    copy_metadata: bool | list[str] | None = None
     output: OutputLocation | None = None
     judge: Judge | None = None
     overrides: list[Override] | None = None
@@ -86,6 +155,30 @@ class ScorerEntry(Settings):
     note: str | None = None
 
 
+class TextEdit(_Strict):
+    """Replace `old`, which must occur exactly once, with `new`."""
+
+    old: Annotated[str, StringConstraints(min_length=1)]
+    new: str
+
+
+class TestUpdate(_Strict):
+    """A target test that pins the old non-answer behaviour, and its minimal update.
+
+    ``test`` is the pytest node id, ``tests/<path>.py::<name>``; ``why`` says
+    what the policy now does that the test did not expect.
+    """
+
+    test: Annotated[str, StringConstraints(pattern=r"^tests/[\w/.-]+\.py::\w+$")]
+    why: Annotated[str, StringConstraints(min_length=10)]
+    edits: Annotated[list[TextEdit], Field(min_length=1)]
+
+    @property
+    def file(self) -> str:
+        """The test file, from the repo root."""
+        return self.test.partition("::")[0]
+
+
 class EvalEntry(Settings):
     """Everything the migration needs to know about one eval package."""
 
@@ -98,6 +191,7 @@ class EvalEntry(Settings):
     codemods_reason: str | None = None
     tasks: dict[str, TaskEntry] = Field(default_factory=dict)
     scorers: list[ScorerEntry] = Field(default_factory=list)
+    test_updates: list[TestUpdate] = Field(default_factory=list)
 
 
 class Resolved(_Strict):
@@ -108,6 +202,7 @@ class Resolved(_Strict):
     polarity_key: str | None
     refusal_verdict: Verdict
     no_answer_verdict: Verdict
+    copy_metadata: bool | list[str]
     output: OutputLocation
     judge: Judge
     overrides: list[Override]
@@ -134,4 +229,5 @@ def resolve(
     values.setdefault("polarity_key", None)
     values.setdefault("refusal_verdict", None)
     values.setdefault("no_answer_verdict", None)
+    values.setdefault("copy_metadata", False)
     return Resolved(**values)

@@ -5,14 +5,23 @@ one; otherwise the tool's own fetch downloads the sdist into a session cache
 (package registries only), which also exercises the real download path.
 """
 
+import contextlib
+import io
+import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
+from empty_migrate.cli import main
 from empty_migrate.corpus import resolve_target
+from empty_migrate.target_tests import TargetEnvironment
 
 PINNED = "pypi:inspect-evals==0.26.0"
+TODAY = "2026-11-29"
+TARGET_REQUIREMENTS = ["inspect-evals==0.26.0", "inspect-ai==0.3.285"]
+"""The target's environment: the release under test, on the framework we pin."""
 
 
 @pytest.fixture(scope="session")
@@ -33,3 +42,34 @@ def inspect_evals_tree(corpus_cache) -> Path:
             del os.environ["EMPTY_MIGRATE_CACHE"]
         else:
             os.environ["EMPTY_MIGRATE_CACHE"] = previous
+
+
+@pytest.fixture(scope="session")
+def migrated_tree(inspect_evals_tree, tmp_path_factory) -> tuple[Path, dict]:
+    """A copy of the tree migrated with --all, and the dry run's JSON report."""
+    copy = tmp_path_factory.mktemp("target") / "inspect_evals"
+    ignored = shutil.ignore_patterns(".git", "inspect_evals.egg-info")
+    shutil.copytree(inspect_evals_tree, copy, ignore=ignored)
+    report = run_json(copy, "--all", "--dry-run")
+    assert main(["--all", "--repo", str(copy), "--today", TODAY]) == 0
+    return copy, report
+
+
+def run_json(repo: Path, *args: str) -> dict:
+    """Run the CLI with --format json on `repo`; its parsed report."""
+    stream = io.StringIO()
+    with contextlib.redirect_stdout(stream):
+        code = main([*args, "--repo", str(repo), "--format", "json", "--today", TODAY])
+    assert code == 0
+    return json.loads(stream.getvalue())
+
+
+@pytest.fixture(scope="session")
+def target_env(tmp_path_factory) -> TargetEnvironment:
+    """An isolated environment with inspect-evals 0.26.0 and its test plugins.
+
+    Set EMPTY_MIGRATE_TARGET_ENV to a folder to keep it between sessions.
+    """
+    root = os.environ.get("EMPTY_MIGRATE_TARGET_ENV")
+    path = Path(root) if root else tmp_path_factory.mktemp("target-env") / "venv"
+    return TargetEnvironment.ensure(path, TARGET_REQUIREMENTS)

@@ -1,8 +1,6 @@
 """The whole migration on the real inspect_evals 0.26.0 (issue 4's 'done when')."""
 
 import ast
-import json
-import shutil
 import subprocess
 import sys
 
@@ -14,30 +12,14 @@ from empty_migrate.registry.loader import load_registry
 from empty_migrate.registry.scan import scan_repo
 from empty_migrate.registry.schema import resolve
 
+from .conftest import run_json
+
 pytestmark = pytest.mark.corpus
 
 
-@pytest.fixture(scope="module")
-def migrated(inspect_evals_tree, tmp_path_factory):
-    """A copy of the tree, the dry run's JSON report, then the tree migrated."""
-    copy = tmp_path_factory.mktemp("target") / "inspect_evals"
-    shutil.copytree(inspect_evals_tree, copy, ignore=shutil.ignore_patterns(".git"))
-    report = run_json(copy, "--all", "--dry-run")
-    assert main(["--all", "--repo", str(copy), "--today", "2026-11-29"]) == 0
-    return copy, report
-
-
-def run_json(repo, *args):
-    import contextlib
-    import io
-
-    stream = io.StringIO()
-    with contextlib.redirect_stdout(stream):
-        code = main(
-            [*args, "--repo", str(repo), "--format", "json", "--today", "2026-11-29"]
-        )
-    assert code == 0
-    return json.loads(stream.getvalue())
+@pytest.fixture
+def migrated(migrated_tree):
+    return migrated_tree
 
 
 def changed_paths(report):

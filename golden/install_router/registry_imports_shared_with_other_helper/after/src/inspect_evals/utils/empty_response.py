@@ -345,11 +345,10 @@ def _visible_text(
 ) -> tuple[str, frozenset[str]]:
     flags: set[str] = set()
     text = _message_text(message)
-    completion = output.completion
-    if completion and completion != message.text:
+    if output.completion and output.completion != message.text:
         # a solver (react's submit, a multi-turn solver) replaced the completion:
         # that is the answer the scorer will read
-        text = completion
+        text = output.completion
         flags.add("completion_rewritten")
     stripped = _strip_think(text)
     if stripped != text:
@@ -639,7 +638,7 @@ def route_empty_responses(
             no ``refusal_verdict``, or a verdict lacks keys the metrics need.
     """
     routes = _resolve_routes(Category(category), overrides)
-    agent_routes = _resolve_routes(Category(category), overrides, agent=True)
+    agent_routes = _resolve_routes(Category(category), overrides, after_trajectory=True)
     if Route.REFUSAL_VERDICT in routes.values() and refusal_verdict is None:
         raise ValueError(
             f"category={str(category)!r} needs refusal_verdict=: the value this "
@@ -684,7 +683,7 @@ def _ran_tools(state: TaskState) -> bool:
 def _resolve_routes(
     category: Category,
     overrides: Mapping[Outcome | str, Route | str] | None,
-    agent: bool = False,
+    after_trajectory: bool = False,
 ) -> dict[Outcome, Route]:
     checked: dict[Outcome, Route] = {}
     for outcome, route in (overrides or {}).items():
@@ -693,7 +692,9 @@ def _resolve_routes(
         except ValueError as error:
             raise ValueError(f"invalid empty-response override: {error}") from None
     return {
-        outcome: route_for(category, outcome, checked, after_trajectory=agent)
+        outcome: route_for(
+            category, outcome, checked, after_trajectory=after_trajectory
+        )
         for outcome in Outcome
     }
 

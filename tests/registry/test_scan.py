@@ -210,7 +210,7 @@ def test_a_verdict_expression_naming_an_undefined_helper_is_drift(
             "    construct: factory\n",
             "    construct: factory\n"
             "    no_answer_verdict:\n"
-            "      expression: '_no_answer_value()'\n"
+            "      expression: '_no_answer_value(accuracy, Score)'\n"
             "      meaning: 'the scorer own no-answer value'\n",
         )
     )

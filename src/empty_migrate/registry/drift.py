@@ -67,7 +67,7 @@ def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str 
 def _verdict_problem(entry: Any, scorer: Any, repo: Path) -> str | None:
     """A verdict expression naming something its scorer's file does not define."""
     path = repo / PACKAGE_ROOT / scorer.file
-    defined = _top_level_names(path, path.stat().st_mtime_ns)
+    defined = _bound_names(path, path.stat().st_mtime_ns)
     for task in scorer.tasks or list(entry.tasks) or [None]:
         settings = resolve(entry, task, scorer)
         for verdict in (settings.refusal_verdict, settings.no_answer_verdict):
@@ -78,6 +78,20 @@ def _verdict_problem(entry: Any, scorer: Any, repo: Path) -> str | None:
                         f"verdict expression uses {names}, not defined in {scorer.file}"
                     )
     return None
+
+
+@functools.lru_cache(maxsize=64)
+def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
+    """Every name a file binds: its definitions, and the names it imports."""
+    names = set(_top_level_names(path, mtime_ns))
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except SyntaxError:
+        return frozenset(names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return frozenset(names)
 
 
 @functools.lru_cache(maxsize=256)

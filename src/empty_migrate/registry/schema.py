@@ -56,7 +56,8 @@ class VerdictExpression(_Strict):
     For a value that depends on the sample (a function of ``state, target``)
     or on the eval's own configuration (a helper in scope where the scorer is
     returned, such as the eval's own no-answer value). Every name it uses
-    must be defined in the scorer's file (``registry validate --repo``).
+    must be defined or imported in the scorer's file (checked by ``registry
+    validate --repo``).
     ``meaning`` says in words what the value is, for changelogs and reviews.
     """
 

@@ -209,3 +209,36 @@ async def test_writingbench_no_answer_stays_on_the_judges_scale():
     assert score.value == 1.0
     assert score.reason == "no_response"
     assert grader.prompts == []
+
+
+def _dimension(kind: type, name: str):
+    fields = {"name": name, "guiding_question": "Does it?", "indicators": "..."}
+    if "weight" in kind.model_fields:
+        fields |= {"weight": 1.0, "scoring_description": "..."}
+    return kind(**fields)
+
+
+@pytest.mark.parametrize("eval_name", ["anima", "moru"])
+async def test_dimension_verdicts_reduce_beside_answered_epochs(eval_name):
+    import importlib
+    import json
+
+    scorers = importlib.import_module(f"inspect_evals.{eval_name}.scorer")
+    types_module = importlib.import_module(f"inspect_evals.{eval_name}.types")
+    kind = next(
+        getattr(types_module, n) for n in dir(types_module) if n.endswith("Dimension")
+    )
+    dimensions = {n: _dimension(kind, n) for n in ("harm", "care", "unused")}
+    grader = RecordingGrader()
+    factory = getattr(scorers, f"{eval_name}_scorer")
+    scorer = factory(dimensions=dimensions, grader_models=[grader.model])
+    target = Target(json.dumps({"tags": ["harm", "care"], "variables": {}}))
+
+    silent = await scorer(state_with(provider_output(EMPTY).output), target)
+
+    assert silent.value == {"overall": 0.0, "harm": 0.0, "care": 0.0}
+    assert grader.prompts == []
+    answered = Score(value={"overall": 0.5, "harm": 1.0, "care": 0.0})
+    # the task's five epochs: inspect's dict reducer needs the same keys in each
+    reduced = mean_score()([silent, answered, answered, answered, answered])
+    assert reduced.value["harm"] == pytest.approx(0.8)

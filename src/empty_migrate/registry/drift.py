@@ -82,7 +82,11 @@ def _verdict_problem(entry: Any, scorer: Any, repo: Path) -> str | None:
 
 @functools.lru_cache(maxsize=64)
 def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
-    """Every name a file binds: its definitions, and the names it imports."""
+    """Every name a file binds: definitions, parameters and imported names.
+
+    A verdict expression is written where a scorer is returned, so it may use
+    the returning function's parameters too.
+    """
     names = set(_top_level_names(path, mtime_ns))
     try:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -91,6 +95,8 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
     return frozenset(names)
 
 

@@ -242,3 +242,28 @@ async def test_dimension_verdicts_reduce_beside_answered_epochs(eval_name):
     # the task's five epochs: inspect's dict reducer needs the same keys in each
     reduced = mean_score()([silent, answered, answered, answered, answered])
     assert reduced.value["harm"] == pytest.approx(0.8)
+
+
+async def test_niah_verdicts_carry_the_grid_its_metric_groups_by():
+    from inspect_evals.niah.utils.scoring import (
+        custom_model_graded_qa_with_history_scorer,
+        subset_accuracy_combinations,
+    )
+
+    grader = RecordingGrader("10")
+    scorer = custom_model_graded_qa_with_history_scorer(
+        include_history=lambda state: "", judge_model=grader.model
+    )
+    grid = {"target_context_length": 1000, "target_position": 50}
+
+    silent = await scorer(
+        state_with(provider_output(REFUSED).output, **grid), Target("")
+    )
+
+    assert silent.value == 1.0, "the judge's lowest grade, on its 1-10 scale"
+    assert grader.prompts == []
+    answered = Score(value=10.0, metadata=grid)
+    result = subset_accuracy_combinations()(
+        [SampleScore(score=silent), SampleScore(score=answered)]
+    )
+    assert result["target_context_length_1000_accuracy"] == pytest.approx(5.5)

@@ -101,7 +101,7 @@ ROUTER_METADATA = {
 def score_answers(target_env, tree: Path, out: Path) -> dict:
     path = os.pathsep.join([str(tree / "src"), str(REPO / "src")])
     run = subprocess.run(
-        [str(target_env.python), "tests/in_target/score_answers.py", str(out)],
+        [str(target_env.python), "-m", "tests.in_target.score_answers", str(out)],
         cwd=REPO,
         env={**os.environ, **OFFLINE, "PYTHONPATH": path},
         capture_output=True,

@@ -31,6 +31,8 @@ from empty_migrate.testing.models import RecordingGrader, scripted_model
 from empty_migrate.testing.offline import network_closed
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
 
+from .constructs import is_routed, routed_evals
+
 NON_ANSWERS = {
     fixture.expected: fixture.name
     for fixture in reversed(PROVIDER_OUTPUTS)
@@ -43,8 +45,6 @@ an output with no choices does not have, so it never reaches a scorer through
 a task's solver (the router's tests cover it).
 """
 
-ROUTING_CODEMODS = {"wrap_router", "replace_preset"}
-
 GRADER_REPLIES = {
     "persistbench": '{"score": 2, "rating": 2, "reasoning": "Uses memory well."}',
 }
@@ -55,22 +55,12 @@ BUILD_SECONDS = 20
 
 def migrated_tasks() -> list[tuple[str, str]]:
     """(eval, task) for every task whose scorers the migration routes."""
-    found = []
-    for name, entry in sorted(load_registry().evals.items()):
-        if not isinstance(entry.codemods, list):
-            continue
-        if not set(entry.codemods) & set(ROUTING_CODEMODS):
-            continue
-        for task in entry.tasks:
-            if any(_routed(entry, task, scorer) for scorer in entry.scorers):
-                found.append((name, task))
-    return found
-
-
-def _routed(entry, task, scorer) -> bool:
-    if scorer.tasks is not None and task not in scorer.tasks:
-        return False
-    return scorer.rewrite and resolve(entry, task, scorer).output != "none"
+    return [
+        (name, task)
+        for name, entry in routed_evals()
+        for task in entry.tasks
+        if any(is_routed(entry, task, scorer) for scorer in entry.scorers)
+    ]
 
 
 class _Timeout(BaseException):
@@ -204,7 +194,7 @@ def _route(eval_name: str, task_name: str, sample, outcome: Outcome) -> Route:
     tools = any(m.role == "tool" for m in sample.messages)
     routes = set()
     for scorer in entry.scorers:
-        if _routed(entry, task_name, scorer):
+        if is_routed(entry, task_name, scorer):
             settings = resolve(entry, task_name, scorer)
             overrides = {o.outcome: o.route for o in settings.overrides}
             routes.add(

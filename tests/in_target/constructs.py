@@ -1,0 +1,152 @@
+"""The scorers the migration routes, built as their evals' code builds them.
+
+Shared by the checks that run inside the target's environment: the answered
+outputs scored on both trees (score_answers.py) and the metric check of every
+routed scorer (test_scorer_metrics.py).
+"""
+
+import ast
+import builtins
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Epochs, Task, eval
+from inspect_ai._util.registry import is_registry_object
+from inspect_ai.dataset import Sample
+from inspect_ai.log import EvalLog
+from inspect_ai.scorer import Scorer
+from inspect_ai.solver import Generate, TaskState, solver
+
+from empty_migrate.registry.loader import load_registry
+from empty_migrate.registry.schema import resolve
+from empty_migrate.testing.models import RecordingGrader, scripted_model
+from empty_migrate.testing.provider_outputs import provider_output
+
+ROUTING_CODEMODS = {"wrap_router", "replace_preset"}
+QUESTION = "What is the capital of France?"
+CHOICES = ["Paris", "London", "Berlin", "Madrid"]
+"""One synthetic sample, with choices for the multiple-choice scorers."""
+
+
+def routed_evals() -> list[tuple[str, Any]]:
+    """(eval, registry entry) for every eval whose scoring the migration routes."""
+    return [
+        (name, entry)
+        for name, entry in sorted(load_registry().evals.items())
+        if isinstance(entry.codemods, list) and set(entry.codemods) & ROUTING_CODEMODS
+    ]
+
+
+def is_routed(entry: Any, task: str | None, scorer: Any) -> bool:
+    """Whether the migration routes this scorer construct in this task."""
+    if task is not None and scorer.tasks is not None and task not in scorer.tasks:
+        return False
+    task = task or (scorer.tasks or list(entry.tasks) or [None])[0]
+    return scorer.rewrite and resolve(entry, task, scorer).output != "none"
+
+
+def routed_constructs() -> list[tuple[str, Any]]:
+    """(eval, scorer entry) for every construct the migration routes."""
+    return [
+        (name, scorer)
+        for name, entry in routed_evals()
+        for scorer in entry.scorers
+        if is_routed(entry, None, scorer)
+    ]
+
+
+def build_scorer(entry: Any) -> Scorer | list[Scorer] | str:
+    """The scorer as the eval's code builds it by default, or why it cannot be.
+
+    A factory or a helper is called with no arguments. For a
+    ``Task(scorer=...)`` construct, the ``scorer=`` expression of the task
+    function is evaluated in its module, which works where it names only
+    module-level things (a builtin scorer and its constant arguments).
+    """
+    module_name = "inspect_evals." + entry.file.removesuffix(".py").replace("/", ".")
+    try:
+        module = importlib.import_module(module_name)
+        if entry.construct_kind != "task_scorer":
+            return getattr(module, entry.name)()
+        expression = _task_scorer_expression(Path(module.__file__), entry.name)
+        if expression is None:
+            return f"no Task(scorer=...) found in {entry.name}"
+        # the eval's own code, as written (builtins.eval: inspect's eval is imported)
+        built = builtins.eval(expression, vars(module))
+    except Exception as error:  # a scorer that cannot be built offline
+        return f"cannot be built: {type(error).__name__}: {short(error)}"
+    scorers = built if isinstance(built, list) else [built]
+    if not all(is_registry_object(s, type="scorer") for s in scorers):
+        return f"scorer={expression} is not built from module-level names alone"
+    return built
+
+
+def _task_scorer_expression(path: Path, function: str) -> str | None:
+    source = path.read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and _called(call) == "Task":
+                    for keyword in call.keywords:
+                        if keyword.arg == "scorer":
+                            return ast.get_source_segment(source, keyword.value)
+    return None
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def short(error: object) -> str:
+    # the same error names the same file at another path in each tree
+    import inspect_evals
+
+    tree = str(Path(inspect_evals.__file__).parents[2])
+    text = _ADDRESS.sub(" at 0x…", str(error).replace(tree, "<tree>"))
+    return " ".join(text.split())[:200]
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+@solver
+def scripted_outputs(script: dict[str, list[str]]):
+    """Set each sample's output to the fixture its script names for its epoch."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        output = provider_output(script[str(state.sample_id)][state.epoch - 1]).output
+        state.output = output
+        if output.choices:
+            state.messages.append(output.message)
+        return state
+
+    return solve
+
+
+def run_scripted(
+    scorer: Scorer | list[Scorer], script: dict[str, list[str]], log_dir: Path
+) -> EvalLog:
+    """One offline eval(): sample id -> the fixture it answers in each epoch.
+
+    Any judge is a scripted ``mockllm`` model; the mean reducer combines epochs.
+    """
+    epochs = max(len(fixtures) for fixtures in script.values())
+    dataset = [
+        Sample(id=sample, input=QUESTION, choices=CHOICES, target="A")
+        for sample in script
+    ]
+    task = Task(dataset=dataset, solver=scripted_outputs(script), scorer=scorer)
+    [log] = eval(
+        task,
+        model=scripted_model([]),
+        model_roles={"grader": RecordingGrader("GRADE: C").model},
+        epochs=Epochs(epochs, "mean"),
+        fail_on_error=False,
+        display="none",
+        log_dir=str(log_dir),
+        max_samples=1,
+    )
+    return log

@@ -22,10 +22,10 @@ from inspect_ai.scorer import (
     scorer,
 )
 from inspect_ai.solver import basic_agent
-from inspect_ai.tool import tool
 
 from empty_migrate.router import route_empty_responses
 from empty_migrate.testing.models import scripted_model
+from empty_migrate.testing.tools import add
 
 from .conftest import OUTCOME_EXAMPLES
 
@@ -93,20 +93,6 @@ def test_non_answers_score_zero_with_reasons_in_the_log(tmp_path):
     )
     assert outcomes == ["answered", "reasoning_only", "refused", "truncated"]
     assert log.eval.scorers[0].name == "includes"
-
-
-@tool
-def add():
-    async def execute(x: int, y: int) -> int:
-        """Add two numbers.
-
-        Args:
-            x: The first number.
-            y: The second number.
-        """
-        return x + y
-
-    return execute
 
 
 @scorer(metrics=[accuracy()])

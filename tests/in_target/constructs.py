@@ -8,6 +8,7 @@ routed scorer (test_scorer_metrics.py).
 import ast
 import builtins
 import importlib
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
+from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.loader import load_registry
 from empty_migrate.registry.schema import resolve
 from empty_migrate.testing.models import RecordingGrader, scripted_model
@@ -150,3 +152,30 @@ def run_scripted(
         max_samples=1,
     )
     return log
+
+
+def route_of(
+    entry: Any, task: str | None, scorer: Any, outcome: Outcome, tools: bool = False
+) -> Route:
+    """The route the registry's settings give one outcome of one scorer."""
+    task = task or (scorer.tasks or list(entry.tasks) or [None])[0]
+    settings = resolve(entry, task, scorer)
+    overrides = {o.outcome: o.route for o in settings.overrides}
+    return route_for(settings.category, outcome, overrides, after_trajectory=tools)
+
+
+ROUTERS_OWN_ERRORS = ("ContextOverflowError(", "EmptyResponseError(")
+
+
+def check_routed_score(score: Any, route: Route, outcome: Outcome, where: str) -> None:
+    """A score the router wrote is what MIGRATION.md says for its route."""
+    if route == Route.UNSCORED:
+        assert is_nan(score.value), (where, score.value)
+    elif route in (Route.NO_ANSWER, Route.REFUSAL_VERDICT):
+        assert (score.metadata or {}).get("empty_outcome") == outcome, where
+        assert not is_nan(score.value), (where, score.value)
+
+
+def is_nan(value: object) -> bool:
+    """Whether a score value is an unscored NaN."""
+    return isinstance(value, float) and math.isnan(value)

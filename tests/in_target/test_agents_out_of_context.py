@@ -10,25 +10,11 @@ from inspect_ai.agent import react
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import INCORRECT
-from inspect_ai.tool import tool
 
 from empty_migrate.testing.provider_outputs import provider_output
+from empty_migrate.testing.tools import add
 
 from .conftest import run_eval
-
-
-@tool
-def add():
-    async def execute(x: int, y: int) -> int:
-        """Add two numbers.
-
-        Args:
-            x: The first number.
-            y: The second number.
-        """
-        return x + y
-
-    return execute
 
 
 def test_gaia_scores_an_agent_that_ran_out_of_context(tmp_path):

@@ -14,7 +14,6 @@ dependency, a sandbox to start) is skipped with the reason, so ``-rs`` lists
 them all.
 """
 
-import math
 import signal
 from functools import cache
 
@@ -23,15 +22,20 @@ from inspect_ai import Epochs, Task
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelOutput
 
-from empty_migrate.policy import Outcome, Route, route_for
+from empty_migrate.policy import Outcome, Route
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.registry.schema import resolve
 from empty_migrate.router import classify
 from empty_migrate.testing.models import RecordingGrader, scripted_model
 from empty_migrate.testing.offline import network_closed
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
 
-from .constructs import is_routed, routed_evals
+from .constructs import (
+    ROUTERS_OWN_ERRORS,
+    check_routed_score,
+    is_routed,
+    route_of,
+    routed_evals,
+)
 
 NON_ANSWERS = {
     fixture.expected: fixture.name
@@ -168,8 +172,10 @@ def test_non_answers_survive_the_tasks_metrics(
         found = classify(sample.output)
         route = _route(eval_name, task_name, sample, found)
         if sample.error is None:
-            _check_scores(sample, route, found)
-        elif _routers_own(sample.error.message):
+            assert route != Route.RAISE, f"epoch {sample.epoch}: {found} should raise"
+            for name, score in (sample.scores or {}).items():
+                check_routed_score(score, route, found, f"{name} epoch {sample.epoch}")
+        elif sample.error.message.startswith(ROUTERS_OWN_ERRORS):
             assert route == Route.RAISE, (found, sample.error.message)
         elif route in (Route.SCORE, Route.SCORE_TAGGED):
             reason = " ".join(sample.error.message.split())[:160]
@@ -179,35 +185,14 @@ def test_non_answers_survive_the_tasks_metrics(
     assert log.results and log.results.scores, "no metrics were computed"
 
 
-def _check_scores(sample, route: Route, found: Outcome) -> None:
-    assert route != Route.RAISE, f"epoch {sample.epoch}: {found} should raise"
-    for name, score in (sample.scores or {}).items():
-        if route == Route.UNSCORED:
-            assert _is_nan(score.value), (name, score.value)
-        elif route in (Route.NO_ANSWER, Route.REFUSAL_VERDICT):
-            assert (score.metadata or {}).get("empty_outcome") == found, name
-            assert not _is_nan(score.value), (name, score.value)
-
-
 def _route(eval_name: str, task_name: str, sample, outcome: Outcome) -> Route:
     entry = load_registry().get(eval_name)
     tools = any(m.role == "tool" for m in sample.messages)
-    routes = set()
-    for scorer in entry.scorers:
-        if is_routed(entry, task_name, scorer):
-            settings = resolve(entry, task_name, scorer)
-            overrides = {o.outcome: o.route for o in settings.overrides}
-            routes.add(
-                route_for(settings.category, outcome, overrides, after_trajectory=tools)
-            )
+    routes = {
+        route_of(entry, task_name, scorer, outcome, tools)
+        for scorer in entry.scorers
+        if is_routed(entry, task_name, scorer)
+    }
     if len(routes) != 1:
         pytest.skip(f"{task_name}: its scorers route {outcome} differently: {routes}")
     return routes.pop()
-
-
-def _routers_own(message: str) -> bool:
-    return message.startswith(("ContextOverflowError(", "EmptyResponseError("))
-
-
-def _is_nan(value) -> bool:
-    return isinstance(value, float) and math.isnan(value)

@@ -13,16 +13,22 @@ A scorer that cannot score answers offline (it reads sample metadata this
 check cannot invent, or a judge it cannot reach) is skipped with the reason.
 """
 
-import math
-
 import pytest
 
-from empty_migrate.policy import Outcome, Route, route_for
-from empty_migrate.registry.schema import resolve
+from empty_migrate.policy import Outcome, Route
 from empty_migrate.testing.offline import network_closed
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
 
-from .constructs import build_scorer, routed_constructs, routed_evals, run_scripted
+from .constructs import (
+    ROUTERS_OWN_ERRORS,
+    build_scorer,
+    check_routed_score,
+    is_nan,
+    route_of,
+    routed_constructs,
+    routed_evals,
+    run_scripted,
+)
 
 ANSWER = "openai_chat_answer"
 NON_ANSWERS = {
@@ -30,7 +36,6 @@ NON_ANSWERS = {
     for fixture in reversed(PROVIDER_OUTPUTS)
     if fixture.expected != Outcome.ANSWERED
 }
-ROUTERS_OWN = ("ContextOverflowError(", "EmptyResponseError(")
 
 
 @pytest.mark.parametrize(
@@ -52,36 +57,20 @@ def test_verdicts_pass_through_the_scorers_own_metrics(eval_name, construct, tmp
 
     assert log.status == "success", log.error
     assert log.results and log.results.scores, "no metrics were computed"
-    route = _route(eval_name, construct)
+    entry = dict(routed_evals())[eval_name]
     for sample in log.samples:
         outcome = Outcome(sample.id)
-        expected = route(outcome)
+        expected = route_of(entry, None, construct, outcome)
         where = f"{sample.id} epoch {sample.epoch}"
         if sample.error is not None:
             raised = sample.error.message
             assert sample.epoch == 1 and expected == Route.RAISE, (where, raised)
-            assert raised.startswith(ROUTERS_OWN), (where, raised)
+            assert raised.startswith(ROUTERS_OWN_ERRORS), (where, raised)
             continue
         assert expected != Route.RAISE or sample.epoch == 2, f"{where} should raise"
         if sample.epoch == 1:
             for score in (sample.scores or {}).values():
-                _check(score, expected, outcome, where)
-
-
-def _check(score, route: Route, outcome: Outcome, where: str) -> None:
-    if route == Route.UNSCORED:
-        assert _is_nan(score.value), (where, score.value)
-    elif route in (Route.NO_ANSWER, Route.REFUSAL_VERDICT):
-        assert (score.metadata or {}).get("empty_outcome") == outcome, where
-        assert not _is_nan(score.value), (where, score.value)
-
-
-def _route(eval_name: str, construct):
-    entry = dict(routed_evals())[eval_name]
-    tasks = construct.tasks or list(entry.tasks) or [None]
-    settings = resolve(entry, tasks[0], construct)
-    overrides = {o.outcome: o.route for o in settings.overrides}
-    return lambda outcome: route_for(settings.category, outcome, overrides)
+                check_routed_score(score, expected, outcome, where)
 
 
 def _untestable(log) -> str | None:
@@ -91,7 +80,7 @@ def _untestable(log) -> str | None:
     if error := next((s.error for s in log.samples if s.error), None):
         return f"it cannot score an answer offline: {_short(error.message)}"
     values = [v.value for s in log.samples for v in (s.scores or {}).values()]
-    if all(_is_nan(value) for value in values):
+    if all(is_nan(value) for value in values):
         return "it leaves an answer unscored offline, so its metrics never run"
     return None
 
@@ -99,7 +88,3 @@ def _untestable(log) -> str | None:
 def _short(error: object) -> str:
     message = getattr(error, "message", error)
     return " ".join(str(message).split())[:160]
-
-
-def _is_nan(value) -> bool:
-    return isinstance(value, float) and math.isnan(value)

@@ -63,7 +63,8 @@ def test_test_folders_of_the_changed_evals(tmp_path):
     ]
     assert folders_for(tmp_path, ["beta"], False) == ["tests/beta"]
     ids = ["tests.beta.test_x::test_a", "tests.beta.test_x.TestY::test_b"]
-    assert folders_of_tests(ids) == ["tests/beta"]
+    ids.append("::tests.gamma.test_dataset")  # a collection error
+    assert folders_of_tests(ids) == ["tests/beta", "tests/gamma"]
 
 
 def test_an_installed_environment_is_reused(tmp_path):

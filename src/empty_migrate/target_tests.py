@@ -187,4 +187,6 @@ class Comparison:
 
 def folders_of_tests(test_ids: Iterable[str]) -> list[str]:
     """The test folders (``tests/<eval>``) that hold these junit test ids."""
-    return sorted({"tests/" + test.split("::")[0].split(".")[1] for test in test_ids})
+    # a collection error has no class name: its id is "::tests.<eval>.<module>"
+    dotted = (test.replace("::", ".").lstrip(".") for test in test_ids)
+    return sorted({"tests/" + test.split(".")[1] for test in dotted})

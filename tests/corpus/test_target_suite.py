@@ -74,16 +74,29 @@ def test_no_test_of_the_target_that_passed_fails_after(
     print(f"tests updated by the migration ({len(updated)}): {', '.join(updated)}")
 
 
-def test_in_target_checks_pass_on_the_migrated_tree(target_env, migrated_tree):
-    migrated, _ = migrated_tree
-    path = os.pathsep.join([str(migrated / "src"), str(REPO / "src")])
-    run = subprocess.run(
-        [str(target_env.python), "-m", "pytest", "tests/in_target"]
-        + ["-p", "no:cacheprovider", "-q", "-rfs", "-o", "addopts="],
+def in_target(target_env, tree: Path, *module_args: str):
+    """Run ``python -m ...`` of this repository in the target's environment.
+
+    The tree's inspect_evals and this repository's package come first on the
+    path; the network-bound libraries run offline.
+    """
+    path = os.pathsep.join([str(tree / "src"), str(REPO / "src")])
+    return subprocess.run(
+        [str(target_env.python), "-m", *module_args],
         cwd=REPO,
         env={**os.environ, **OFFLINE, "PYTHONPATH": path},
         capture_output=True,
         text=True,
+    )
+
+
+def test_in_target_checks_pass_on_the_migrated_tree(target_env, migrated_tree):
+    migrated, _ = migrated_tree
+    run = in_target(
+        target_env,
+        migrated,
+        *["pytest", "tests/in_target", "-p", "no:cacheprovider", "-q", "-rfs"],
+        *["-o", "addopts="],
     )
     print(run.stdout[-20000:])
     assert run.returncode == 0, run.stdout[-5000:] + run.stderr[-2000:]
@@ -99,14 +112,7 @@ ROUTER_METADATA = {
 
 
 def score_answers(target_env, tree: Path, out: Path) -> dict:
-    path = os.pathsep.join([str(tree / "src"), str(REPO / "src")])
-    run = subprocess.run(
-        [str(target_env.python), "-m", "tests.in_target.score_answers", str(out)],
-        cwd=REPO,
-        env={**os.environ, **OFFLINE, "PYTHONPATH": path},
-        capture_output=True,
-        text=True,
-    )
+    run = in_target(target_env, tree, "tests.in_target.score_answers", str(out))
     assert run.returncode == 0, run.stderr[-3000:]
     return json.loads(out.read_text())
 

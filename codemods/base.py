@@ -86,6 +86,10 @@ class Codemod:
     changes_scores: ClassVar[bool]
     """True if it changes score values (unsafe: metrics move); False for tags only."""
 
+    needs: ClassVar[tuple[str, ...]] = ()
+    """Codemods that must run in the same run for this one's output to run (its
+    rewrite imports the module another one installs, say)."""
+
     repo_level: ClassVar[bool] = False
     """True for a change to files every eval shares (the router module): it does
     not count as a change to the eval's own scoring."""

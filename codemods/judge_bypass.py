@@ -68,6 +68,7 @@ class JudgeBypass(Codemod):
         "so non-answers never reach them."
     )
     changes_scores = True
+    needs = ("install_router",)
 
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):

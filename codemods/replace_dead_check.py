@@ -73,6 +73,7 @@ class ReplaceDeadCheck(Codemod):
         "router's classification of the model's output."
     )
     changes_scores = True
+    needs = ("install_router",)
 
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):

@@ -50,6 +50,7 @@ class ReplacePreset(Codemod):
         "route_empty_responses(grader, ...) and the enclosing scorer's settings."
     )
     changes_scores = True
+    needs = ("install_router",)
 
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):

@@ -30,6 +30,7 @@ class WrapRouter(Codemod):
     name = "wrap_router"
     description = "Wrap each registered scorer construct with the outcome router."
     changes_scores = True
+    needs = ("install_router", "replace_preset")
 
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):

@@ -81,6 +81,10 @@ def run(repo, registry, *args):
             "--registry",
             str(registry),
             "--only",
+            "install_router",
+            "--only",
+            "replace_preset",
+            "--only",
             "wrap_router",
         ]
     )
@@ -94,7 +98,7 @@ def test_dry_run_prints_an_applicable_diff_and_writes_nothing(repo, registry, ca
         "+    return Task(dataset=[], "
         'scorer=route_empty_responses(choice(), category="qa"))' in out
     )
-    assert "gamma: rewritten: 1 file(s): wrap_router" in err
+    assert "gamma: rewritten: 2 file(s): install_router, wrap_router" in err
     assert (repo / "src/inspect_evals/gamma/gamma.py").read_text() == before
     patch = repo.parent / "gamma.patch"
     patch.write_text(out)
@@ -131,14 +135,13 @@ def test_json_lists_every_eval_and_file(repo, registry, capsys):
     assert run(repo, registry, "--all", "--dry-run", "--format", "json") == 0
     data = json.loads(capsys.readouterr().out)
     by_eval = {e["eval"]: e for e in data["evals"]}
-    assert by_eval["gamma"]["files"] == [
-        {
-            "path": "src/inspect_evals/gamma/gamma.py",
-            "status": "rewritten",
-            "codemods": ["wrap_router"],
-            "reason": None,
-        }
-    ]
+    assert {
+        f["path"]: (f["status"], f["codemods"]) for f in by_eval["gamma"]["files"]
+    } == {
+        "src/inspect_evals/utils/empty_response.py": ("rewritten", ["install_router"]),
+        "src/inspect_evals/utils/scorers.py": ("unchanged", []),
+        "src/inspect_evals/gamma/gamma.py": ("rewritten", ["wrap_router"]),
+    }
     assert by_eval["delta"]["status"] == "skipped"
     assert data["summary"] == {
         "rewritten": 1,
@@ -154,7 +157,7 @@ def test_unparsable_file_skips_the_eval_and_the_run_goes_on(repo, registry, caps
     (registry / "delta.yaml").unlink()
     assert run(repo, registry, "--all") == 0
     assert "def broken(:" in path.read_text()
-    assert "gamma: skipped:" in capsys.readouterr().out
+    assert "gamma: skipped:" in capsys.readouterr().err
 
 
 def test_registry_mismatch_skips_the_eval(repo, registry, capsys):

@@ -8,25 +8,36 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from empty_migrate import __version__
-from empty_migrate.cli_migrate import add_migrate_arguments, run_migrate
+from empty_migrate.cli_migrate import (
+    add_migrate_arguments,
+    migration_options_given,
+    run_migrate,
+)
 from empty_migrate.cli_registry import add_registry_commands, run_registry
+from empty_migrate.exit_codes import EPILOG, ExitCode
 from empty_migrate.policy import POLICY, Category
 from empty_migrate.policy_table import policy_markdown
-
-EXIT_OK = 0
-EXIT_USAGE = 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
-    parser = _parser()
+    parser, migration_options = _parser()
     args = parser.parse_args(argv)
+    given = migration_options_given(migration_options, args) if args.command else []
+    if given:
+        parser.print_usage(sys.stderr)
+        print(
+            f"empty-migrate: {', '.join(given)} is a migration option and does not "
+            f"apply to `{args.command}`; put a command's own options after it",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
     try:
         return _dispatch(args, parser)
     except BrokenPipeError:
         # the reader closed the pipe early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
+        return ExitCode.OK
 
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -39,13 +50,19 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return run_migrate(args, parser)
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     parser = argparse.ArgumentParser(
         prog="empty-migrate",
-        description="Migrate inspect_evals scorers to one empty-response policy.",
+        description=(
+            "Migrate inspect_evals scorers to one empty-response policy. "
+            "With --eval or --all and neither --dry-run nor --check, the changes "
+            "are written into the target tree."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=__version__)
-    add_migrate_arguments(parser)
+    migration_options = add_migrate_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     policy = commands.add_parser("policy", help="print the category x outcome table")
     policy.add_argument("--format", choices=["markdown", "json"], default="markdown")
@@ -57,16 +74,16 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=["table", "json"], default="table", help="output format"
     )
     add_registry_commands(commands)
-    return parser
+    return parser, migration_options
 
 
 def _print_policy(fmt: str) -> int:
     if fmt == "json":
         table = {c: dict(POLICY[c]) for c in Category}
         print(json.dumps(table, indent=2))
-        return EXIT_OK
+        return ExitCode.OK
     print(policy_markdown(), end="")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _print_outcomes(logs: list[str], fmt: str) -> int:
@@ -81,16 +98,16 @@ def _print_outcomes(logs: list[str], fmt: str) -> int:
         outcomes = [o for log in logs for o in sample_outcomes(log)]
     except LogReadError as error:
         print(f"empty-migrate: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     if fmt == "json":
         print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
-        return EXIT_OK
+        return ExitCode.OK
     counts = count_outcomes(outcomes)
     print(f"{'outcome':<24}{'stop_reason':<16}{'samples':>8}")
     for (outcome, stop_reason), count in sorted(counts.items()):
         print(f"{outcome:<24}{stop_reason:<16}{count:>8}")
     print(f"{'total':<40}{len(outcomes):>8}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 if __name__ == "__main__":

@@ -1,93 +1,149 @@
 """``empty-migrate --eval X [--dry-run | --check]``: parse, print, set exit codes."""
 
 import argparse
+import contextlib
 import datetime
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from empty_migrate.cli_registry import load_or_report
 from empty_migrate.codemods import CODEMODS
-from empty_migrate.corpus import CorpusError, resolve_target
+from empty_migrate.corpus import CorpusError, Target, resolve_target
+from empty_migrate.exit_codes import ExitCode
 from empty_migrate.migrate import (
+    Progress,
     RunResult,
+    SelectionError,
     migrate,
     select_codemods,
     unselected_sharers,
-    write_files,
 )
 from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.runner import FileResult
+from empty_migrate.write import WriteInterrupted, write_units
 
-EXIT_OK = 0
-EXIT_WORK_REMAINS = 1
-EXIT_USAGE = 2
-EXIT_TOOL_ERROR = 3
-
-_COLORS = {"+": "\033[32m", "-": "\033[31m", "@": "\033[36m", "d": "\033[1m"}
-_RESET = "\033[0m"
+_STYLES = {"+": "green", "-": "red", "@": "cyan", "#": "dim", "h": "bold"}
+_HEADERS = ("diff ", "---", "+++", "new file")
 
 
-def add_migrate_arguments(parser: argparse.ArgumentParser) -> None:
-    """The top-level migration options."""
-    group = parser.add_argument_group("migration")
-    group.add_argument("--eval", action="append", help="eval to migrate (repeat)")
-    group.add_argument("--all", action="store_true", help="migrate every eval")
+def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Add the top-level migration options; returns them."""
+    group = parser.add_argument_group(
+        "migration (without --dry-run or --check, the changes are written)"
+    )
     mode = group.add_mutually_exclusive_group()
-    mode.add_argument("--dry-run", action="store_true", help="print the diff only")
-    mode.add_argument(
-        "--check", action="store_true", help="exit 1 if any eval still needs migrating"
-    )
     names = list(CODEMODS)
-    group.add_argument("--only", action="append", choices=names, metavar="CODEMOD")
-    group.add_argument("--skip", action="append", choices=names, metavar="CODEMOD")
-    group.add_argument(
-        "--list-codemods", action="store_true", help="print name and description"
-    )
-    group.add_argument("--format", choices=["text", "json"], default="text")
-    group.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
-    group.add_argument(
-        "--registry", type=Path, default=EVALS_DIR, help=argparse.SUPPRESS
-    )
-    group.add_argument(
-        "--today",
-        type=datetime.date.fromisoformat,
-        default=None,
-        help="date for changelog entries (YYYY-MM-DD; default: today)",
-    )
+    # --eval, --repo and --registry have dests of their own: the registry
+    # commands have an `eval` argument and options of the same names
+    return [
+        group.add_argument(
+            "--eval",
+            dest="evals",
+            action="append",
+            help="eval to migrate (repeat)",
+        ),
+        group.add_argument("--all", action="store_true", help="migrate every eval"),
+        mode.add_argument(
+            "--dry-run", action="store_true", help="print the diff; write nothing"
+        ),
+        mode.add_argument(
+            "--check",
+            action="store_true",
+            help="write nothing; exit 1 if any eval still needs migrating",
+        ),
+        group.add_argument("--only", action="append", choices=names, metavar="CODEMOD"),
+        group.add_argument("--skip", action="append", choices=names, metavar="CODEMOD"),
+        group.add_argument(
+            "--list-codemods", action="store_true", help="print name and description"
+        ),
+        group.add_argument(
+            "--format", dest="output_format", choices=["text", "json"], default="text"
+        ),
+        group.add_argument(
+            "--show-shared",
+            action="store_true",
+            help="with --dry-run, print the diff of the files all evals share",
+        ),
+        group.add_argument(
+            "--repo", dest="migrate_repo", help="PATH, or pypi:inspect-evals==VERSION"
+        ),
+        group.add_argument(
+            "--registry",
+            dest="migrate_registry",
+            type=Path,
+            default=EVALS_DIR,
+            help=argparse.SUPPRESS,
+        ),
+        group.add_argument(
+            "--today",
+            type=datetime.date.fromisoformat,
+            default=None,
+            help="date for changelog entries (YYYY-MM-DD; default: today)",
+        ),
+    ]
+
+
+def migration_options_given(
+    options: list[argparse.Action], args: argparse.Namespace
+) -> list[str]:
+    """The migration options set on the command line, by their first flag."""
+    return [
+        action.option_strings[0]
+        for action in options
+        if getattr(args, action.dest, None) != action.default
+    ]
 
 
 def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Run a migration, a dry run or a check, from parsed arguments."""
     if args.list_codemods:
         return _list_codemods()
-    if not args.eval and not args.all:
+    if not args.evals and not args.all:
         parser.print_usage(sys.stderr)
         print("empty-migrate: name --eval EVAL (repeatable) or --all", file=sys.stderr)
-        return EXIT_USAGE
-    registry = load_or_report(args.registry)
+        return ExitCode.USAGE
+    registry = load_or_report(args.migrate_registry)
     if registry is None:
-        return EXIT_USAGE
+        return ExitCode.USAGE
+    writes = not (args.dry_run or args.check)
     try:
         evals = _selected(registry, args)
-        target = resolve_target(args.repo)
-    except (CorpusError, KeyError) as error:
-        print(f"empty-migrate: {error.args[0]}", file=sys.stderr)
-        return EXIT_USAGE
+        codemods = select_codemods(args.only, args.skip)
+        target = resolve_target(args.migrate_repo, on_fetch=_fetch_progress)
+        _refuse_cached_write(target, writes)
+    except (CorpusError, SelectionError, KeyError) as error:
+        return _usage_error(error.args[0])
     if target.notice:
         print(f"empty-migrate: {target.notice}", file=sys.stderr)
     today = (args.today or datetime.date.today()).isoformat()
-    codemods = select_codemods(args.only, args.skip)
-    run = migrate(registry, target.path, evals, codemods, today, _progress(evals))
-    code = _report(run, args, target.path)
-    for path, others in unselected_sharers(registry, run).items():
-        print(
-            f"empty-migrate: note: {path} also scores {', '.join(others)}, not in "
-            "this run: migrate them together so each gets its version bump",
-            file=sys.stderr,
+    try:
+        with _progress_bar(evals) as progress:
+            run = migrate(registry, target.path, evals, codemods, today, progress)
+    except KeyboardInterrupt:
+        print("empty-migrate: interrupted; nothing was written", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    return _report(registry, run, args, target.path, writes)
+
+
+def _usage_error(message: str) -> int:
+    print(f"empty-migrate: {message}", file=sys.stderr)
+    return ExitCode.USAGE
+
+
+def _refuse_cached_write(target: Target, writes: bool) -> None:
+    if writes and target.cached:
+        raise CorpusError(
+            f"will not write into the cached release at {target.path}: pass "
+            "--repo PATH to a checkout to write there, or --dry-run to see the diff"
         )
-    return code
+
+
+def _fetch_progress(message: str) -> None:
+    print(f"empty-migrate: {message}", file=sys.stderr, flush=True)
 
 
 def _list_codemods() -> int:
@@ -95,71 +151,138 @@ def _list_codemods() -> int:
     for name, codemod in CODEMODS.items():
         safety = "unsafe" if codemod.changes_scores else "safe"
         print(f"{name:<{width}}{safety:<8}{codemod.description}")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _selected(registry: Registry, args: argparse.Namespace) -> list[str]:
     if args.all:
         return sorted(registry.evals)
-    for name in args.eval:
+    for name in args.evals:
         registry.get(name)  # raises KeyError with a did-you-mean
-    return list(dict.fromkeys(args.eval))
+    return list(dict.fromkeys(args.evals))
 
 
-def _progress(evals: list[str]) -> Any:
+@contextlib.contextmanager
+def _progress_bar(evals: list[str]) -> Iterator[Progress | None]:
+    """A progress bar on a terminal's stderr for a run of several evals."""
     if len(evals) < 2 or not sys.stderr.isatty():
-        return None
+        yield None
+        return
+    from rich.console import Console  # only a terminal needs rich (slow to import)
+    from rich.progress import Progress as Bar
 
-    def show(index: int, total: int, name: str) -> None:
-        done = int(30 * index / total)
-        bar = "#" * done + "." * (30 - done)
-        end = "\n" if index == total else ""
-        print(f"\r[{bar}] {index}/{total} {name:<30}", end=end, file=sys.stderr)
+    with Bar(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("migrating", total=len(evals))
 
-    return show
+        def show(index: int, total: int, name: str) -> None:
+            bar.update(task, completed=index, description=name)
+
+        yield show
 
 
-def _report(run: RunResult, args: argparse.Namespace, repo: Path) -> int:
+def _report(
+    registry: Registry,
+    run: RunResult,
+    args: argparse.Namespace,
+    repo: Path,
+    writes: bool,
+) -> int:
+    """Print the diff or JSON on stdout, write if asked, summarise on stderr."""
     changed = run.changed_files()
-    if args.format == "json":
+    if args.output_format == "json":
         print(json.dumps(_as_json(run), indent=2))
     elif args.dry_run:
-        _print_diff(run, sys.stdout)
-    if not args.dry_run and not args.check and changed:
-        write_files(repo, changed)
-    if args.format == "text":
-        _print_summary(run, sys.stderr if args.dry_run else sys.stdout, args)
+        _print_diff(run, sys.stdout, args.show_shared)
+    if writes and changed:
+        try:
+            write_units(repo, run.write_plan())
+        except WriteInterrupted as stop:
+            total = len(stop.written) + len(stop.pending)
+            print(
+                f"empty-migrate: interrupted: wrote {len(stop.written)} of {total} "
+                "changed evals, each in full; run the same command again to "
+                "migrate the rest",
+                file=sys.stderr,
+            )
+            return ExitCode.INTERRUPTED
+    if args.output_format == "text":
+        _print_summary(run, sys.stderr, writes)
+    for path, others in unselected_sharers(registry, run).items():
+        print(
+            f"empty-migrate: note: {path} also scores {', '.join(others)}, not in "
+            "this run: migrate them together so each gets its version bump",
+            file=sys.stderr,
+        )
     if run.count("failed"):
-        return EXIT_TOOL_ERROR
+        return ExitCode.TOOL_ERROR
     if args.check and changed:
-        return EXIT_WORK_REMAINS
-    return EXIT_OK
+        return ExitCode.WORK_REMAINS
+    return ExitCode.OK
 
 
-def _print_diff(run: RunResult, stream: TextIO) -> None:
-    color = stream.isatty()
+def _print_diff(run: RunResult, stream: TextIO, show_shared: bool) -> None:
+    """Each eval's own changes first; files every eval shares summarised, or last."""
+    own, shared = _final_diffs(run)
+    text = "".join(diff for _, diff in own)
+    if shared and not show_shared:
+        text = _shared_summary(shared) + text
+    elif shared:
+        text += "".join(diff for _, diff in shared)
+    _write_diff(text, stream)
+
+
+def _final_diffs(
+    run: RunResult,
+) -> tuple[list[tuple[FileResult, str]], list[tuple[FileResult, str]]]:
     final = run.changed_files()
-    seen: set[str] = set()
+    own, shared, seen = [], [], set()
     for result in run.evals:
         for file in result.files:
             if file.status != "rewritten" or file.path in seen:
                 continue
             # the first rewrite of a path holds its original text
             seen.add(file.path)
-            diff = replace(file, after=final[file.path]).diff()
-            stream.write(_colored(diff) if color else diff)
+            file = replace(file, after=final[file.path])
+            repo_level = all(CODEMODS[name].repo_level for name in file.codemods)
+            (shared if repo_level else own).append((file, file.diff()))
+    return own, shared
 
 
-def _colored(diff: str) -> str:
-    lines = []
-    for line in diff.splitlines(keepends=True):
-        key = "d" if line.startswith(("diff ", "---", "+++", "new file")) else line[:1]
-        code = _COLORS.get(key)
-        lines.append(f"{code}{line.rstrip(chr(10))}{_RESET}\n" if code else line)
-    return "".join(lines)
+def _shared_summary(shared: list[tuple[FileResult, str]]) -> str:
+    lines = ["# empty-migrate also changes files every migrated eval shares"]
+    lines.append("# (--show-shared prints them; the evals' changes import them):")
+    for file, diff in shared:
+        body = [line for line in diff.splitlines() if line[:1] in "+-"]
+        added = sum(1 for line in body if line[:1] == "+") - 1
+        removed = sum(1 for line in body if line[:1] == "-") - 1
+        change = (
+            f"new file, {added} lines" if not file.before else f"+{added} -{removed}"
+        )
+        lines.append(f"#   {file.path}: {change}")
+    return "\n".join(lines) + "\n"
 
 
-def _print_summary(run: RunResult, stream: TextIO, args: argparse.Namespace) -> None:
+def _write_diff(text: str, stream: TextIO) -> None:
+    """Write the diff as is; on a color terminal, with rich's colors."""
+    console = _color_console(stream)
+    if console is None:
+        stream.write(text)
+        return
+    for line in text.splitlines():
+        key = "h" if line.startswith(_HEADERS) else line[:1]
+        console.print(line, style=_STYLES.get(key), markup=False, highlight=False)
+
+
+def _color_console(stream: TextIO) -> Any:
+    if not stream.isatty():
+        return None
+    from rich.console import Console  # only a terminal needs rich (slow to import)
+
+    console = Console(file=stream, soft_wrap=True, emoji=False)
+    return console if console.color_system and not console.no_color else None
+
+
+def _print_summary(run: RunResult, stream: TextIO, writes: bool) -> None:
     for result in run.evals:
         rewritten = [f for f in result.files if f.status == "rewritten"]
         if result.status == "rewritten":
@@ -175,7 +298,7 @@ def _print_summary(run: RunResult, stream: TextIO, args: argparse.Namespace) -> 
                 print(f"  {change}", file=stream)
             for test in result.tests_updated:
                 print(f"  updated test {test}", file=stream)
-    verb = "would change" if args.dry_run or args.check else "changed"
+    verb = "changed" if writes else "would change"
     counts = ", ".join(
         f"{run.count(s)} {s}" for s in ("rewritten", "unchanged", "skipped", "failed")
     )

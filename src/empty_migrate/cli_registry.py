@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from empty_migrate.corpus import CorpusError, resolve_target
+from empty_migrate.exit_codes import ExitCode
 from empty_migrate.registry.drift import drift, unresolved_references
 from empty_migrate.registry.loader import (
     EVALS_DIR,
@@ -18,10 +19,6 @@ from empty_migrate.registry.loader import (
 from empty_migrate.registry.scaffold import scaffold
 from empty_migrate.registry.scan import eval_package_names, scan_eval, scan_repo
 from empty_migrate.registry.schema import EvalEntry, resolve
-
-EXIT_OK = 0
-EXIT_DRIFT = 1
-EXIT_INVALID = 2
 
 
 def add_registry_commands(commands: Any) -> None:
@@ -68,7 +65,7 @@ def run_registry(args: argparse.Namespace) -> int:
     """Run one registry command; the registry is validated before anything else."""
     registry = load_or_report(args.registry)
     if registry is None:
-        return EXIT_INVALID
+        return ExitCode.USAGE
     handlers = {
         "list": _list,
         "show": _show,
@@ -80,14 +77,14 @@ def run_registry(args: argparse.Namespace) -> int:
         return handlers[args.action](registry, args)
     except (CorpusError, KeyError) as error:
         print(f"empty-migrate: {error.args[0]}", file=sys.stderr)
-        return EXIT_INVALID
+        return ExitCode.USAGE
 
 
 def _list(registry: Registry, args: argparse.Namespace) -> int:
     rows = [_summary_row(name, entry) for name, entry in registry.evals.items()]
     if args.format == "json":
         print(json.dumps(rows, indent=2))
-        return EXIT_OK
+        return ExitCode.OK
     table = [("eval", "category", "polarity", "codemods")]
     for row in rows:
         polarity = row["polarity"] + (f":{row['key']}" if row["key"] else "")
@@ -99,7 +96,7 @@ def _list(registry: Registry, args: argparse.Namespace) -> int:
         cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
         print("".join(cells) + line[3])
     print(f"{len(rows)} evals")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _summary_row(name: str, entry: EvalEntry) -> dict[str, Any]:
@@ -118,7 +115,7 @@ def _show(registry: Registry, args: argparse.Namespace) -> int:
     if args.format == "json":
         data = entry.model_dump(mode="json", by_alias=True, exclude_none=True)
         print(json.dumps({"eval": args.eval, **data, "resolved": resolved}, indent=2))
-        return EXIT_OK
+        return ExitCode.OK
     print(f"{args.eval}  ({registry.files[args.eval].name})")
     for key in (
         "category",
@@ -142,7 +139,7 @@ def _show(registry: Registry, args: argparse.Namespace) -> int:
     print("  resolved, per task and scorer:")
     for row in resolved:
         print("    " + "  ".join(f"{k}={v}" for k, v in row.items()))
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _resolved_table(entry: EvalEntry) -> list[dict[str, Any]]:
@@ -174,12 +171,12 @@ def _validate(registry: Registry, args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
     if problems:
         print(f"registry invalid: {len(problems)} problem(s)", file=sys.stderr)
-        return EXIT_INVALID
+        return ExitCode.USAGE
     print(
         f"registry valid: {len(registry.evals)} evals; references resolve in "
         f"{target.spec}"
     )
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _scan(registry: Registry, args: argparse.Namespace) -> int:
@@ -190,7 +187,7 @@ def _scan(registry: Registry, args: argparse.Namespace) -> int:
         print(json.dumps(_scan_json(scans, found), indent=2))
     else:
         _print_scan(scans, found, target.spec)
-    return EXIT_DRIFT if found else EXIT_OK
+    return ExitCode.WORK_REMAINS if found else ExitCode.OK
 
 
 def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
@@ -199,7 +196,7 @@ def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
     if args.eval not in names:
         raise KeyError(unknown_name_message("eval package", args.eval, names))
     print(scaffold(scan_eval(target.path, args.eval)), end="")
-    return EXIT_OK
+    return ExitCode.OK
 
 
 def _print_scan(scans: dict[str, Any], found: list[Any], spec: str) -> None:

@@ -5,17 +5,27 @@ pypi:inspect-evals==VERSION`` downloads that version's source distribution with
 pip, extracts it into the user cache and makes it a git repository with one
 initial commit, so later steps can branch from it. Re-runs reuse the cache.
 Nothing half-extracted is ever left in the cache: the tree is built in a
-scratch folder and moved into place only when complete.
+scratch folder and moved into place only when complete. A cached release is
+read-only to migrations (see `Target.cached`).
+
+pip does the download, rather than a request to PyPI's JSON API, because pip
+already honours the user's index configuration (mirrors, ``find-links``,
+certificates, proxies); where pip is missing (a uv environment), the error
+says how to get it.
 """
 
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import platformdirs
 
 DEFAULT_SPEC = "pypi:inspect-evals==0.26.0"
 PACKAGE_MARKER = Path("src/inspect_evals/__init__.py")
@@ -42,30 +52,42 @@ class Target:
     path: Path
     spec: str
     notice: str | None = None
+    cached: bool = False
+    """A release in the cache: migrations may read it, never write into it."""
+
+
+Notify = Callable[[str], None]
 
 
 def cache_root() -> Path:
-    """Where fetched releases live: ``$EMPTY_MIGRATE_CACHE``, else the XDG cache."""
+    """Where fetched releases live: ``$EMPTY_MIGRATE_CACHE``, else the user cache.
+
+    The user cache is platformdirs' (``$XDG_CACHE_HOME/empty-migrate`` or
+    ``~/.cache/empty-migrate`` on Linux, ``~/Library/Caches`` on macOS).
+    """
     if os.environ.get("EMPTY_MIGRATE_CACHE"):
         return Path(os.environ["EMPTY_MIGRATE_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "empty-migrate"
+    return Path(platformdirs.user_cache_dir("empty-migrate", appauthor=False))
 
 
-def resolve_target(spec: str | None, cwd: Path | None = None) -> Target:
+def resolve_target(
+    spec: str | None, cwd: Path | None = None, on_fetch: Notify | None = None
+) -> Target:
     """Resolve ``--repo``: a path, ``pypi:inspect-evals==V``, or the default.
 
     Without a spec, the checkout containing `cwd` is used if there is one,
-    otherwise the pinned release (and the notice says so).
+    otherwise the pinned release (and the notice says so). `on_fetch` hears
+    each step of a first fetch (the cache is filled once; it takes a while).
     """
     if spec is None:
         checkout = _enclosing_checkout(cwd or Path.cwd())
         if checkout is not None:
             return Target(checkout, str(checkout))
         notice = f"not in an inspect_evals checkout and no --repo: using {DEFAULT_SPEC}"
-        return Target(fetch_release(_version(DEFAULT_SPEC)), DEFAULT_SPEC, notice)
+        tree = fetch_release(_version(DEFAULT_SPEC), on_fetch)
+        return Target(tree, DEFAULT_SPEC, notice, cached=True)
     if spec.startswith("pypi:"):
-        return Target(fetch_release(_version(spec)), spec)
+        return Target(fetch_release(_version(spec), on_fetch), spec, cached=True)
     path = Path(spec).expanduser().resolve()
     if not (path / PACKAGE_MARKER).is_file():
         raise CorpusError(
@@ -92,15 +114,23 @@ def _version(spec: str) -> str:
     return version.strip()
 
 
-def fetch_release(version: str) -> Path:
+def fetch_release(version: str, on_fetch: Notify | None = None) -> Path:
     """The cached git tree of one inspect_evals release, fetched if missing."""
     final = cache_root() / f"inspect-evals-{version}"
     if (final / SOURCE_MARKER).is_file():
         return final
+    notify = on_fetch or (lambda message: None)
+    notify(
+        f"fetching inspect-evals=={version} into {final} (once; later runs reuse it)"
+    )
     final.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".fetch-{version}-", dir=final.parent))
     try:
-        tree = _extract(_download(version, scratch / "download"), scratch / "tree")
+        notify("downloading its source distribution with pip")
+        archive = _download(version, scratch / "download")
+        notify(f"extracting {archive.name} ({archive.stat().st_size // 1024} KB)")
+        tree = _extract(archive, scratch / "tree")
+        notify("committing the tree to a new git repository")
         _commit(tree, version)
         if final.exists():
             shutil.rmtree(final)
@@ -112,7 +142,7 @@ def fetch_release(version: str) -> Path:
 
 def _download(version: str, into: Path) -> Path:
     requirement = f"inspect-evals=={version}"
-    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary"]
+    command = [*_pip(), "download", "--no-deps", "--no-binary"]
     command += [":all:", requirement, "-d", str(into), "--quiet", "--retries", "1"]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
@@ -121,6 +151,19 @@ def _download(version: str, into: Path) -> Path:
     if not archives:
         raise CorpusError(f"pip downloaded no source archive for {requirement}")
     return archives[0]
+
+
+def _pip() -> list[str]:
+    """This interpreter's pip, else one on the PATH."""
+    if importlib.util.find_spec("pip") is not None:
+        return [sys.executable, "-m", "pip"]
+    found = shutil.which("pip") or shutil.which("pip3")
+    if found is None:
+        raise CorpusError(
+            "fetching a release needs pip, which this environment lacks: install it "
+            "(python -m ensurepip), or pass --repo PATH to a local checkout"
+        )
+    return [found]
 
 
 def _pip_failure(requirement: str, stderr: str) -> str:

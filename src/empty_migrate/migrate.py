@@ -1,13 +1,13 @@
 """Migrate evals: select, check against the registry, run the codemods, write.
 
 The whole run is computed in memory first (a workspace of path -> text), so a
-dry run and a write produce the same changes, and a write replaces each file
-atomically only after every eval has been computed.
+dry run and a write produce the same changes; nothing is written until every
+eval has been computed and formatted (see `empty_migrate.write`).
 """
 
 import multiprocessing
 import os
-import tempfile
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
@@ -22,9 +22,11 @@ from empty_migrate.runner import (
     EvalResult,
     FileResult,
     Formatter,
+    FormatterError,
     Workspace,
     migrate_eval,
 )
+from empty_migrate.write import WriteUnit
 
 Progress = Callable[[int, int, str], None]
 
@@ -34,6 +36,8 @@ class RunResult:
     """The outcome of one migration run, eval by eval."""
 
     evals: list[EvalResult] = field(default_factory=list)
+    groups: list[list[str]] = field(default_factory=list)
+    """Evals migrated together because they share a scorer file, in run order."""
 
     def count(self, status: str) -> int:
         """How many evals ended with `status`."""
@@ -47,6 +51,22 @@ class RunResult:
             for f in result.files
             if f.status == "rewritten"
         }
+
+    def write_plan(self) -> list[WriteUnit]:
+        """The groups with changes, as units to write, each all or nothing.
+
+        They are ordered by their first rewritten eval, so the unit that
+        installs the shared router module comes before every unit using it.
+        """
+        position = {result.eval: index for index, result in enumerate(self.evals)}
+        by_name = {result.eval: result for result in self.evals}
+        units = []
+        for group in self.groups:
+            changed = [n for n in group if by_name[n].status == "rewritten"]
+            if changed:
+                files = RunResult([by_name[n] for n in changed]).changed_files()
+                units.append((min(map(position.get, changed)), changed, files))
+        return [WriteUnit(tuple(names), files) for _, names, files in sorted(units)]
 
 
 def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str]]:
@@ -77,12 +97,29 @@ def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str
     }
 
 
+class SelectionError(Exception):
+    """A choice of codemods that would leave code that cannot run."""
+
+
 def select_codemods(
     only: Sequence[str] | None = None, skip: Sequence[str] | None = None
 ) -> list[Codemod]:
-    """The codemods to run, in pipeline order (names were checked by the CLI)."""
+    """The codemods to run, in pipeline order (names were checked by the CLI).
+
+    Raises:
+        SelectionError: If a chosen codemod needs one that is not chosen (its
+            rewrite imports the router another one installs, say).
+    """
     chosen = set(only) if only else set(CODEMODS)
     chosen -= set(skip or [])
+    for name in CODEMODS:
+        missing = [need for need in CODEMODS[name].needs if need not in chosen]
+        if name in chosen and missing:
+            flags = " ".join(f"--only {need}" for need in missing)
+            advice = f"add {flags}" if only else f"do not skip {' or '.join(missing)}"
+            raise SelectionError(
+                f"{name} needs {' and '.join(missing)} in the same run: {advice}"
+            )
     return [codemod for name, codemod in CODEMODS.items() if name in chosen]
 
 
@@ -112,7 +149,10 @@ def migrate(
             _report_progress(progress, len(results), len(evals), group)
     else:
         context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        pool = ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_leave_interrupts_to_parent
+        )
+        try:
             futures = {
                 pool.submit(_migrate_batch, registry, repo, batch, names, today): batch
                 for batch in _batches(groups, jobs * 4)
@@ -121,10 +161,19 @@ def migrate(
                 results |= future.result()
                 last = futures[future][-1]
                 _report_progress(progress, len(results), len(evals), last)
-    run = RunResult([results[name] for name in evals])
-    _settle_shared_files(run)
+        finally:
+            # on Ctrl-C, stop at once: nothing has been written yet
+            pool.shutdown(cancel_futures=True)
+    run = RunResult([results[name] for name in evals], groups)
     _format(run, Formatter(repo))
+    _settle_shared_files(run)
     return run
+
+
+def _leave_interrupts_to_parent() -> None:
+    # a worker interrupted mid-eval would only print a traceback: the parent
+    # process handles Ctrl-C and shuts the pool down
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _report_progress(
@@ -197,21 +246,36 @@ def _independent_groups(registry: Registry, evals: Sequence[str]) -> list[list[s
 
 
 def _settle_shared_files(run: RunResult) -> None:
-    """Keep one rewrite per file: a later eval's identical rewrite is a no-op.
+    """Keep one rewrite per file, by the first eval in run order that changes it.
 
     Groups start from the pristine tree, so each rewrites the router module
-    and the preset shim; in run order, only the first eval changes them.
+    and the preset shim: a later identical rewrite becomes a no-op. When the
+    eval that first changed a shared file failed, the next eval holding the
+    file (whose workspace already had the change) takes the change over.
     """
     final: dict[str, str] = {}
+    orphaned: dict[str, FileResult] = {}
     for result in run.evals:
         files = []
         for file in result.files:
-            if file.status == "rewritten" and file.path in final:
+            if file.status == "failed" and file.path not in final:
+                orphaned.setdefault(file.path, file)
+            elif file.status == "rewritten" and file.path in final:
                 if final[file.path] != file.after:
                     raise RuntimeError(f"conflicting rewrites of {file.path}")
                 file = replace(file, status="unchanged", before=file.after)
-            elif file.status == "rewritten":
-                final[file.path] = file.after
+            elif file.status == "unchanged" and file.path in orphaned:
+                first = orphaned.pop(file.path)
+                if first.before != file.after and result.status != "failed":
+                    file = replace(
+                        file,
+                        status="rewritten",
+                        before=first.before,
+                        codemods=first.codemods,
+                    )
+            if file.status == "rewritten":
+                final.setdefault(file.path, file.after)
+                orphaned.pop(file.path, None)
             files.append(file)
         result.files = files
 
@@ -220,22 +284,45 @@ def _format(run: RunResult, formatter: Formatter) -> None:
     """Format every rewritten Python file in one batch, then check it compiles.
 
     Formatting at the end (two ruff processes for the whole run) rather than
-    per file keeps a 130-eval run fast; an eval whose formatted file no longer
-    compiles is marked failed and its files are left as they were.
+    per file keeps a 130-eval run fast. An eval whose formatted file no longer
+    compiles fails, and so does the rest of its group (their rewrites build on
+    each other): their files are left as they were. If the formatter itself
+    fails, every eval with a rewritten Python file fails.
     """
     texts = {
         path: text for path, text in run.changed_files().items() if path.endswith(".py")
     }
-    formatted = formatter.format_all(texts)
+    try:
+        formatted = formatter.format_all(texts)
+    except FormatterError as error:
+        for result in run.evals:
+            if any(f.status == "rewritten" and f.path in texts for f in result.files):
+                _fail(result, str(error))
+        return
+    failed: set[str] = set()
     for result in run.evals:
-        files = [_formatted(f, formatted) for f in result.files]
-        broken = [f for f in files if f.status == "failed"]
+        result.files = [_formatted(f, formatted) for f in result.files]
+        broken = [f for f in result.files if f.status == "failed"]
         if broken:
-            result.reason = "; ".join(f"{f.path}: {f.reason}" for f in broken)
-            files = [
-                replace(f, after=f.before) if f not in broken else f for f in files
-            ]
-        result.files = files
+            failed.add(result.eval)
+            _fail(result, "; ".join(f"{f.path}: {f.reason}" for f in broken))
+    by_name = {result.eval: result for result in run.evals}
+    for group in run.groups:
+        blamed = [name for name in group if name in failed]
+        for name in group if blamed else []:
+            if name not in failed and by_name[name].status == "rewritten":
+                _fail(by_name[name], f"shares a scorer file with {', '.join(blamed)}")
+
+
+def _fail(result: EvalResult, reason: str) -> None:
+    """Mark an eval failed, leaving every file it rewrote as it was."""
+    result.reason = reason
+    result.files = [
+        replace(f, status="failed", after=f.before, reason=f.reason or reason)
+        if f.status in ("rewritten", "failed")
+        else f
+        for f in result.files
+    ]
 
 
 def _formatted(file: FileResult, formatted: dict[str, str]) -> FileResult:
@@ -277,23 +364,3 @@ def _migrate_one(
         )
     target = EvalTarget(name, entry, scan, repo, today)
     return migrate_eval(target, codemods, workspace)
-
-
-def write_files(repo: Path, files: dict[str, str]) -> list[str]:
-    """Write each file atomically (temp file + rename); returns the paths written."""
-    for path, text in sorted(files.items()):
-        destination = repo / path
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=destination.parent, prefix=".em-")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-                stream.flush()
-                os.fsync(stream.fileno())
-            if destination.exists():
-                os.chmod(temp, destination.stat().st_mode)
-            os.replace(temp, destination)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-    return sorted(files)

@@ -52,7 +52,14 @@ class FileResult:
         header = f"diff --git a/{self.path} b/{self.path}\n"
         if not self.before:
             header += "new file mode 100644\n"
-        return header + "".join(lines)
+        return header + "".join(map(_terminated, lines))
+
+
+def _terminated(line: str) -> str:
+    """A diff line ends in a newline; a file's unterminated last line says so."""
+    if line.endswith("\n"):
+        return line
+    return f"{line}\n\\ No newline at end of file\n"
 
 
 @dataclass
@@ -81,6 +88,10 @@ class EvalResult:
             if status in statuses or (status == "skipped" and self.reason):
                 return status  # type: ignore[return-value]
         return "unchanged"
+
+
+class FormatterError(Exception):
+    """The target's formatter could not run; the message says why."""
 
 
 class Formatter:
@@ -147,9 +158,13 @@ class Formatter:
     def _ruff(self, args: list[str], root: Path, texts: dict[str, str]) -> None:
         # --force-exclude off: a migrated file must be formatted even if excluded
         command = [*ruff_command(), *args, "--no-cache", *texts]
-        run = subprocess.run(command, capture_output=True, text=True, cwd=root)
+        try:
+            run = subprocess.run(command, capture_output=True, text=True, cwd=root)
+        except OSError as error:
+            raise FormatterError(f"cannot run ruff ({error})") from None
         if run.returncode not in (0, 1):
-            raise RuntimeError(f"ruff {args[0]} failed: {run.stderr.strip()}")
+            last = (run.stderr.strip().splitlines() or ["no output"])[-1]
+            raise FormatterError(f"ruff {args[0]} failed: {last}")
 
 
 _FROM_IMPORT = re.compile(r"^[ \t]*from[ \t]+([A-Za-z_][\w.]*)[ \t]+import\b", re.M)

@@ -1,0 +1,28 @@
+"""The exit codes of every ``empty-migrate`` command, in one place."""
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """What a command's exit status means."""
+
+    OK = 0
+    """Done; nothing left to do."""
+    WORK_REMAINS = 1
+    """``--check``: an eval still needs migrating; ``registry scan``: drift found."""
+    USAGE = 2
+    """Bad input (arguments, registry, target); nothing was changed."""
+    TOOL_ERROR = 3
+    """A codemod or the formatter failed; the failed evals were left untouched."""
+    INTERRUPTED = 130
+    """Interrupted (Ctrl-C); every eval is either fully migrated or untouched."""
+
+
+EPILOG = """\
+exit codes:
+  0    done
+  1    --check: an eval still needs migrating; registry scan: drift found
+  2    bad input (arguments, registry, target): nothing was changed
+  3    a codemod or the formatter failed: the failed evals were left untouched
+  130  interrupted: every eval is either fully migrated or untouched
+"""

@@ -1,0 +1,129 @@
+"""Write a run's changes into the target tree: group by group, each all or nothing.
+
+A group is the evals that were migrated together because they share a scorer
+file (see `migrate`); it is written as one unit. Every file of the unit is
+first staged beside its destination (a temporary file, flushed to disk), and
+only when all are staged are they renamed into place, so an error while
+writing leaves the unit untouched. Ctrl-C while writing is held until the
+current unit is in place; the run then stops with `WriteInterrupted`, and no
+eval is ever half-written.
+"""
+
+import contextlib
+import os
+import signal
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class WriteUnit:
+    """The evals written together, and their files' final texts by path."""
+
+    evals: tuple[str, ...]
+    files: dict[str, str]
+
+
+class WriteInterrupted(Exception):
+    """Ctrl-C stopped the writing between two units.
+
+    Attributes:
+        written: The evals whose files were all written.
+        pending: The evals left untouched.
+    """
+
+    def __init__(self, written: list[str], pending: list[str]) -> None:
+        super().__init__(f"wrote {len(written)} eval(s), {len(pending)} left")
+        self.written = written
+        self.pending = pending
+
+
+def write_units(repo: Path, units: Sequence[WriteUnit]) -> list[str]:
+    """Write every unit in order; returns the paths written.
+
+    Raises:
+        WriteInterrupted: If Ctrl-C arrived; the units before it are complete.
+    """
+    written: list[str] = []
+    with _held_interrupts() as interrupted:
+        for index, unit in enumerate(units):
+            _write_unit(repo, unit.files)
+            written += sorted(unit.files)
+            if interrupted() and index + 1 < len(units):
+                raise WriteInterrupted(
+                    [name for u in units[: index + 1] for name in u.evals],
+                    [name for u in units[index + 1 :] for name in u.evals],
+                )
+    return written
+
+
+def _write_unit(repo: Path, files: dict[str, str]) -> None:
+    """Stage every file, then rename them all into place."""
+    mode = _new_file_mode()
+    staged: list[tuple[str, Path]] = []
+    created: list[Path] = []
+    try:
+        for path, text in sorted(files.items()):
+            destination = repo / path
+            created += _make_parents(destination.parent)
+            staged.append((_stage(destination, text, mode), destination))
+    except BaseException:
+        for temp, _ in staged:
+            Path(temp).unlink(missing_ok=True)
+        for folder in reversed(created):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+    for temp, destination in staged:
+        os.replace(temp, destination)
+
+
+def _stage(destination: Path, text: str, new_mode: int) -> str:
+    handle, temp = tempfile.mkstemp(dir=destination.parent, prefix=".em-")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        exists = destination.exists()
+        os.chmod(temp, destination.stat().st_mode if exists else new_mode)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return temp
+
+
+def _make_parents(folder: Path) -> list[Path]:
+    """Create `folder` and its missing parents; returns them, outermost first."""
+    missing = [p for p in [folder, *folder.parents] if not p.exists()][::-1]
+    for path in missing:
+        path.mkdir()
+    return missing
+
+
+def _new_file_mode() -> int:
+    """The mode a new file gets under the current umask (0644 under 022).
+
+    `tempfile.mkstemp` creates files readable by their owner only; a migrated
+    file must look as if a person had written it.
+    """
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+@contextlib.contextmanager
+def _held_interrupts() -> Iterator[Callable[[], bool]]:
+    """Hold SIGINT while the block runs; yields a check of whether one arrived."""
+    received: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda sig, frame: received.append(sig))
+    except ValueError:  # not the main thread: signals cannot be held here
+        yield lambda: False
+        return
+    try:
+        yield lambda: bool(received)
+    finally:
+        signal.signal(signal.SIGINT, previous)

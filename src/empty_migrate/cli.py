@@ -38,6 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader closed the pipe early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ExitCode.OK
+    except KeyboardInterrupt:
+        # a migration's writes hold Ctrl-C (see empty_migrate.write): any
+        # interrupt that gets here came before them or after them
+        print("empty-migrate: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
 
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -108,7 +113,3 @@ def _print_outcomes(logs: list[str], fmt: str) -> int:
         print(f"{outcome:<24}{stop_reason:<16}{count:>8}")
     print(f"{'total':<40}{len(outcomes):>8}")
     return ExitCode.OK
-
-
-if __name__ == "__main__":
-    sys.exit(main())

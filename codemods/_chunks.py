@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable
 
 import libcst as cst
 
-from empty_migrate.registry.scan import parse_python
-
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _Block = list[ast.stmt]
 
@@ -30,14 +28,15 @@ class Chunks:
 
     Args:
         text: The module's source.
+        tree: Its ``ast`` tree, if already parsed (it is not changed).
 
     Raises:
         SyntaxError: If the text does not parse.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, tree: ast.Module | None = None) -> None:
         self.original = text
-        self.tree = parse_python(text)
+        self.tree = tree or ast.parse(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
         lines = _LINE.findall(text)
         self.texts: list[str] = []

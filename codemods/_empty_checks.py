@@ -32,7 +32,6 @@ from empty_migrate.codemods._nodes import (
     is_name,
 )
 from empty_migrate.codemods.base import EvalTarget
-from empty_migrate.registry.scan import parse_python
 from empty_migrate.registry.schema import ScorerEntry, resolve
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
@@ -66,11 +65,11 @@ def outputs(target: EvalTarget, scorer: ScorerEntry) -> set[str]:
     return {resolve(target.entry, task, scorer).output for task in tasks}
 
 
-def construct_lines(text: str, names: set[str]) -> list[range]:
+def construct_lines(tree: ast.Module, names: set[str]) -> list[range]:
     """The line ranges of the named functions and of ``@solver`` functions."""
     return [
         range(node.lineno, node.end_lineno + 1)
-        for node in ast.walk(parse_python(text))
+        for node in ast.walk(tree)
         if _acted_in(node, names, solvers=True)
     ]
 
@@ -92,12 +91,12 @@ def _is_solver_ast(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return False
 
 
-def run_command(command: "ConstructCommand", text: str) -> str:
+def run_command(command: "ConstructCommand", text: str, target: EvalTarget) -> str:
     """Run a command on a module's text, then add the imports it recorded.
 
     Only the chunks that define a function the command acts in are parsed.
     """
-    chunks = Chunks(text)
+    chunks = Chunks(text, target.workspace.parse(text))
     command.prepare(chunks)
     mentions = [*command.constructs, *(["solver"] if command.solvers else [])]
     chunks.transform(chunks.find(command.may_act_in, mentions), command)

@@ -12,14 +12,9 @@ two definitions only adds roots, so the check can only get stricter.
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from empty_migrate.registry.scan import (
-    JUDGE_CALLS,
-    PACKAGE_ROOT,
-    Finding,
-    parse_python,
-)
+from empty_migrate.registry.scan import JUDGE_CALLS, PACKAGE_ROOT, Finding
+from empty_migrate.workspace import Workspace
 
 MODULE = "<module>"
 ROUTED = {"wrapped", "blind"}
@@ -59,18 +54,17 @@ class Reference:
 class PackageIndex:
     """Every top-level definition of an eval package and every use of a name."""
 
-    def __init__(self, repo: Path, package: str) -> None:
+    def __init__(self, workspace: Workspace, package: str) -> None:
         self.definitions: dict[tuple[str, str], Definition] = {}
         self.references: dict[str, list[Reference]] = {}
         self.trees: dict[str, ast.Module] = {}
         self._generate: list[tuple[Definition, ast.Call]] = []
-        root = repo / PACKAGE_ROOT
-        for path in sorted((root / package).rglob("*.py")):
-            relative = path.relative_to(root).as_posix()
+        for path in workspace.python_files((PACKAGE_ROOT / package).as_posix()):
+            relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
             if is_test_file(relative):
                 continue
             try:
-                tree = parse_python(path.read_text(encoding="utf-8"))
+                tree = workspace.parse(workspace.read(path))
             except (SyntaxError, UnicodeDecodeError, ValueError):
                 continue
             self.trees[relative] = tree

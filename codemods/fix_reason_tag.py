@@ -102,7 +102,7 @@ class FixReasonTag(Codemod):
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
         command = _Tag(NeededImports(), constructs(target, relative))
-        return run_command(command, text)
+        return run_command(command, text, target)
 
 
 class _Tag(ConstructCommand):

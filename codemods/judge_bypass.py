@@ -89,24 +89,18 @@ class JudgeBypass(Codemod):
         return result
 
 
-_last_plan: list[tuple[EvalTarget, Plan]] = []
-
-
 def plan(target: EvalTarget) -> Plan:
     """Check the eval's judge calls and find the solvers to guard.
 
-    The runner asks once for the files and once per file; the plan of the
-    last target is kept, so the package is read once per eval.
+    The runner asks once for the files and once per file; the target keeps
+    its plan, so the package is read once per eval.
     """
-    if _last_plan and _last_plan[0][0] is target:
-        return _last_plan[0][1]
-    _last_plan[:] = [(target, _plan(target))]
-    return _last_plan[0][1]
+    return target.derived("judge_bypass.plan", lambda: _plan(target))
 
 
 def _plan(target: EvalTarget) -> Plan:
     result = Plan()
-    index = PackageIndex(target.repo, target.name)
+    index = PackageIndex(target.workspace, target.name)
     reach = Reach(index, _constructs(target))
     in_solver = _judged_in_solver(target)
     for finding in target.scan.judge_calls:

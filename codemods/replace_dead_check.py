@@ -90,12 +90,12 @@ class ReplaceDeadCheck(Codemod):
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
         command = _Rewrite(NeededImports(), constructs(target, relative))
-        return run_command(command, text)
+        return run_command(command, text, target)
 
 
 def _inside_constructs(target: EvalTarget, relative: str, lines: set[int]) -> bool:
-    text = (target.repo / target.source(relative)).read_text(encoding="utf-8")
-    ranges = construct_lines(text, set(constructs(target, relative)))
+    tree = target.workspace.parse(target.read(target.source(relative)))
+    ranges = construct_lines(tree, set(constructs(target, relative)))
     return any(line in span for line in lines for span in ranges)
 
 

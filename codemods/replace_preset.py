@@ -59,7 +59,7 @@ class ReplacePreset(Codemod):
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
-        chunks = Chunks(text)
+        chunks = Chunks(text, target.workspace.parse(text))
         names = _preset_names(chunks.tree)
         imports = NeededImports()
         command = _ReplaceCommand(imports, target, relative, names)
@@ -121,12 +121,19 @@ def _preset_names(tree: ast.Module) -> tuple[set[str], set[str]]:
 
 def _naming_files(target: EvalTarget) -> set[str]:
     """The eval's files that name the preset: the scan misses calls via an alias."""
-    root = target.repo / PACKAGE_ROOT
     return {
-        path.relative_to(root).as_posix()
-        for path in sorted((root / target.name).rglob("*.py"))
-        if PRESET_NAME in path.read_text(encoding="utf-8", errors="replace")
+        path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
+        for path in target.python_files(target.name)
+        if PRESET_NAME in _text_of(target, path)
     }
+
+
+def _text_of(target: EvalTarget, path: str) -> str:
+    """A file's text; one that is not UTF-8 names no preset (the scan reports it)."""
+    try:
+        return target.read(path)
+    except UnicodeDecodeError:
+        return ""
 
 
 class _ReplaceCommand(cst.CSTTransformer):

@@ -41,7 +41,7 @@ class WrapRouter(Codemod):
         scorers = [s for s in _wrapped(target) if s.file == relative]
         jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
         imports = NeededImports()
-        chunks = Chunks(text)
+        chunks = Chunks(text, target.workspace.parse(text))
         router = chunks.imported_names(ROUTER_MODULE).get(ROUTER_FUNCTION)
         names = {ROUTER_FUNCTION} | ({router} if router else set())
         command = _WrapCommand(imports, jobs, names)

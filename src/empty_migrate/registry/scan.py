@@ -10,8 +10,10 @@ registry is checked against this picture to report drift.
 import ast
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
+
+from empty_migrate.workspace import Workspace
 
 PACKAGE_ROOT = Path("src/inspect_evals")
 NOT_EVALS = {"utils"}
@@ -85,34 +87,17 @@ def scan_repo(repo: Path) -> dict[str, EvalScan]:
     return {name: scan_eval(repo, name) for name in eval_package_names(repo)}
 
 
-def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
-    """``ast.parse``, remembered for the last few texts.
-
-    The scan, the judge index and the codemods read the same files, so they
-    share the trees; callers must not change them.
-    """
-    try:
-        return _parse_cached(text)
-    except SyntaxError:
-        return ast.parse(text, filename=filename)  # raises, naming the file
-
-
-@lru_cache(maxsize=32)
-def _parse_cached(text: str) -> ast.Module:
-    return ast.parse(text)
-
-
-def scan_eval(repo: Path, name: str) -> EvalScan:
-    """Scan one eval package."""
+def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
+    """Scan one eval package, of a tree or as a run's workspace holds it."""
+    workspace = tree if isinstance(tree, Workspace) else Workspace(tree)
     result = EvalScan(name)
-    root = repo / PACKAGE_ROOT
-    for path in sorted((root / name).rglob("*.py")):
-        relative = path.relative_to(root).as_posix()
+    for path in workspace.python_files((PACKAGE_ROOT / name).as_posix()):
+        relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
         try:
-            text = path.read_text(encoding="utf-8")
+            text = workspace.read(path)
             if not _WORTH_PARSING.search(text):
                 continue
-            tree = parse_python(text, relative)
+            tree = workspace.parse(text, relative)
         except (SyntaxError, UnicodeDecodeError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue

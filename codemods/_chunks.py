@@ -87,17 +87,6 @@ class Chunks:
             and any(wanted(statement) for statement in group)
         ]
 
-    def imported_names(self, source: str) -> dict[str, str]:
-        """Names imported ``from source`` anywhere in the module: name -> local."""
-        if source not in self.original:
-            return {}
-        found = {}
-        for node in ast.walk(self.tree):
-            if imports_from(node, source):
-                for alias in node.names:
-                    found[alias.name] = alias.asname or alias.name
-        return found
-
     def module(self, index: int) -> cst.Module:
         """The chunk as a LibCST module (parsed once, until replaced)."""
         if index not in self._modules:
@@ -167,16 +156,6 @@ class Chunks:
         self._modules = {
             (i + 1 if i > index else i): module for i, module in self._modules.items()
         }
-
-
-def imports_from(statement: ast.stmt, source: str) -> bool:
-    """Whether a statement is ``from source import ...`` (absolute, not ``*``)."""
-    return (
-        isinstance(statement, ast.ImportFrom)
-        and statement.level == 0
-        and statement.module == source
-        and all(alias.name != "*" for alias in statement.names)
-    )
 
 
 def _line_groups(body: _Block) -> list[_Block]:

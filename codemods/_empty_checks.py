@@ -33,6 +33,7 @@ from empty_migrate.codemods._nodes import (
 )
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.registry.schema import ScorerEntry, resolve
+from empty_migrate.syntax import is_solver, solver_paths, state_like
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
 _UNKNOWN = None  # a binding that is not a simple ``name = value``
@@ -77,18 +78,8 @@ def construct_lines(tree: ast.Module, names: set[str]) -> list[range]:
 def _acted_in(node: ast.AST, names: Iterable[str], solvers: bool) -> bool:
     """Whether a node is a function named in `names`, or a solver if `solvers`."""
     return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
-        node.name in names or (solvers and _is_solver_ast(node))
+        node.name in names or (solvers and is_solver(node))
     )
-
-
-def _is_solver_ast(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    for decorator in node.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = target.attr if isinstance(target, ast.Attribute) else ""
-        name = target.id if isinstance(target, ast.Name) else name
-        if name == "solver":
-            return True
-    return False
 
 
 def run_command(command: "ConstructCommand", text: str, target: EvalTarget) -> str:
@@ -102,17 +93,6 @@ def run_command(command: "ConstructCommand", text: str, target: EvalTarget) -> s
     chunks.transform(chunks.find(command.may_act_in, mentions), command)
     add_imports_to_chunks(chunks, command.imports.items)
     return chunks.text
-
-
-def is_solver(node: cst.FunctionDef) -> bool:
-    """Whether the function is decorated with ``@solver`` (called or not)."""
-    for decorator in node.decorators:
-        target = decorator.decorator
-        target = target.func if isinstance(target, cst.Call) else target
-        name = cst.helpers.get_full_name_for_node(target) or ""
-        if name.rsplit(".", 1)[-1] == "solver":
-            return True
-    return False
 
 
 def direct_returns(suite: cst.BaseSuite) -> list[cst.Return]:
@@ -277,8 +257,7 @@ class OutputReader:
 
 def _state_like(owner: cst.BaseExpression) -> bool:
     name = owner.attr if isinstance(owner, cst.Attribute) else owner
-    value = name.value if isinstance(name, cst.Name) else ""
-    return value == "s" or "state" in value
+    return state_like(name.value if isinstance(name, cst.Name) else "")
 
 
 class ConstructCommand(cst.CSTTransformer):
@@ -299,9 +278,15 @@ class ConstructCommand(cst.CSTTransformer):
         self.solvers = solvers
         self.frames: list[Frame] = []
         self.reader = OutputReader(self.frames)
+        self.path: list[str] = []
+        self.solver_paths: set[tuple[str, ...]] = set()
 
     def prepare(self, chunks: Chunks) -> None:
-        """Read what the command needs from the whole module, before any chunk."""
+        """Read what the command needs from the whole module, before any chunk.
+
+        Subclasses that read more call this first.
+        """
+        self.solver_paths = solver_paths(chunks.tree) if self.solvers else set()
 
     def may_act_in(self, statement: ast.stmt) -> bool:
         """Whether a top-level statement defines a function the command acts in."""
@@ -317,9 +302,10 @@ class ConstructCommand(cst.CSTTransformer):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         outer = self.frames[-1] if self.frames else None
+        self.path.append(node.name.value)
         if node.name.value in self.constructs:
             active, mut = True, self.constructs[node.name.value]
-        elif self.solvers and is_solver(node):
+        elif tuple(self.path) in self.solver_paths:
             active, mut = True, True
         elif outer is not None:
             active, mut = outer.active, outer.mut_in_state
@@ -331,4 +317,5 @@ class ConstructCommand(cst.CSTTransformer):
         self, original: cst.FunctionDef, updated: cst.FunctionDef
     ) -> cst.FunctionDef:
         self.frames.pop()
+        self.path.pop()
         return updated

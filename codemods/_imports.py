@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from empty_migrate.codemods._chunks import Chunks, imports_from
+from empty_migrate.codemods._chunks import Chunks
+from empty_migrate.syntax import imports_from
 
 
 def add_imports(module: cst.Module, imports: Iterable[tuple[str, str]]) -> cst.Module:

@@ -31,6 +31,7 @@ from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.policy import POLICY, Category, Route
 from empty_migrate.registry.scan import PACKAGE_ROOT
 from empty_migrate.registry.schema import Resolved, ScorerEntry
+from empty_migrate.syntax import imported_locals
 
 PRESET_NAME = "preset_score_on_no_response"
 PRESET = f"inspect_evals.utils.scorers.{PRESET_NAME}"
@@ -102,21 +103,11 @@ def _preset_calls(
 def _preset_names(tree: ast.Module) -> tuple[set[str], set[str]]:
     """Local names bound to the preset, and to its module (``utils.scorers``).
 
-    Follows ``from ... import ... as ...`` anywhere in the module, so an aliased
-    import resolves and a same-named function from elsewhere does not.
+    An aliased import resolves, and a same-named function from elsewhere does not.
     """
-    functions, modules = set(), set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
-            continue
-        for alias in node.names:
-            source, name = node.module, alias.name
-            local = alias.asname or name
-            if f"{source}.{name}" == PRESET:
-                functions.add(local)
-            elif f"{source}.{name}" == PRESET.rsplit(".", 1)[0]:
-                modules.add(local)
-    return functions, modules
+    module, _, function = PRESET.rpartition(".")
+    package, _, name = module.rpartition(".")
+    return imported_locals(tree, module, function), imported_locals(tree, package, name)
 
 
 def _naming_files(target: EvalTarget) -> set[str]:

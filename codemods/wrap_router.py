@@ -22,6 +22,7 @@ from empty_migrate.codemods._router_call import (
 )
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.registry.schema import Resolved, ScorerEntry
+from empty_migrate.syntax import imported_names
 
 
 class WrapRouter(Codemod):
@@ -42,7 +43,7 @@ class WrapRouter(Codemod):
         jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
         imports = NeededImports()
         chunks = Chunks(text, target.workspace.parse(text))
-        router = chunks.imported_names(ROUTER_MODULE).get(ROUTER_FUNCTION)
+        router = imported_names(chunks.tree, ROUTER_MODULE).get(ROUTER_FUNCTION)
         names = {ROUTER_FUNCTION} | ({router} if router else set())
         command = _WrapCommand(imports, jobs, names)
         for index in chunks.find(lambda s: _defines(s, set(jobs)), mentions=jobs):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from empty_migrate.syntax import is_state_output, last_name
 from empty_migrate.workspace import Workspace
 
 PACKAGE_ROOT = Path("src/inspect_evals")
@@ -105,15 +106,8 @@ def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
     return result
 
 
-def _decorator_name(node: ast.expr) -> str:
-    target = node.func if isinstance(node, ast.Call) else node
-    if isinstance(target, ast.Attribute):
-        return target.attr
-    return target.id if isinstance(target, ast.Name) else ""
-
-
 def _call_name(node: ast.Call) -> str:
-    return _decorator_name(node.func)
+    return last_name(node.func)
 
 
 def _text(node: ast.AST) -> str:
@@ -163,7 +157,7 @@ class _ModuleScanner:
             self.scorer_imports |= {alias.asname or alias.name for alias in node.names}
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        kinds = {_decorator_name(d) for d in node.decorator_list}
+        kinds = {last_name(d) for d in node.decorator_list}
         if "task" in kinds:
             self.result.tasks.setdefault(node.name, self.finding(node, node.name))
         if "scorer" in kinds:
@@ -219,22 +213,13 @@ def _node_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     return tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
 
 
-def _is_output(node: ast.expr) -> bool:
-    """``state.output``-like: ``.output`` on something named like a task state."""
-    if not (isinstance(node, ast.Attribute) and node.attr == "output"):
-        return False
-    owner = node.value
-    name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
-    return name == "s" or "state" in name
-
-
 def _is_dead_check(test: ast.expr) -> bool:
     """Conditions that never fire: a pydantic model is always truthy."""
     if isinstance(test, ast.BoolOp):
         return any(_is_dead_check(value) for value in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _is_output(test.operand)
-    if _is_output(test):
+        return is_state_output(test.operand)
+    if is_state_output(test):
         return True
     return (
         isinstance(test, ast.Compare)

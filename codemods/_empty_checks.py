@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import NeededImports, add_imports_to_chunks
+from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._nodes import (
     find_all,
     is_attribute,
@@ -91,7 +91,7 @@ def run_command(command: "ConstructCommand", text: str, target: EvalTarget) -> s
     command.prepare(chunks)
     mentions = [*command.constructs, *(["solver"] if command.solvers else [])]
     chunks.transform(chunks.find(command.may_act_in, mentions), command)
-    add_imports_to_chunks(chunks, command.imports.items)
+    add_imports(chunks, command.imports.items)
     return chunks.text
 
 

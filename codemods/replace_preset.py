@@ -22,7 +22,7 @@ import libcst as cst
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import (
     NeededImports,
-    add_imports_to_chunks,
+    add_imports,
     remove_unused_imports,
 )
 from empty_migrate.codemods._nodes import find_all
@@ -74,7 +74,7 @@ class ReplacePreset(Codemod):
             command.call_lines = [call.lineno for group in calls for call in group]
             chunks.transform([index], command)
         remove_unused_imports(chunks, command.dropped)
-        add_imports_to_chunks(chunks, imports.items)
+        add_imports(chunks, imports.items)
         return chunks.text
 
 

@@ -14,7 +14,7 @@ import ast
 import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import NeededImports, add_imports_to_chunks
+from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
@@ -22,7 +22,7 @@ from empty_migrate.codemods._router_call import (
 )
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.registry.schema import Resolved, ScorerEntry
-from empty_migrate.syntax import imported_names
+from empty_migrate.syntax import blocks, defines, imported_names, outer_functions
 
 
 class WrapRouter(Codemod):
@@ -46,10 +46,10 @@ class WrapRouter(Codemod):
         router = imported_names(chunks.tree, ROUTER_MODULE).get(ROUTER_FUNCTION)
         names = {ROUTER_FUNCTION} | ({router} if router else set())
         command = _WrapCommand(imports, jobs, names)
-        for index in chunks.find(lambda s: _defines(s, set(jobs)), mentions=jobs):
+        for index in chunks.find(lambda s: defines(s, set(jobs)), mentions=jobs):
             if not _wrap_returns_in_place(chunks, index, command):
                 chunks.transform([index], command)
-        add_imports_to_chunks(chunks, imports.items)
+        add_imports(chunks, imports.items)
         if missing := set(jobs) - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: not found in {relative}")
         if unwrapped := set(jobs) - command.wrapped:
@@ -69,7 +69,7 @@ def _wrap_returns_in_place(chunks: Chunks, index: int, command: "_WrapCommand") 
     functions = [
         function
         for statement in chunks.statements[index]
-        for function in _outer_functions(statement)
+        for function in outer_functions(statement)
         if function.name in command.jobs
     ]
     if not chunks.spliceable(index) or any(
@@ -105,17 +105,6 @@ def _wrap_returns_in_place(chunks: Chunks, index: int, command: "_WrapCommand") 
     return True
 
 
-def _outer_functions(
-    statement: ast.stmt,
-) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The functions a statement defines outside any other function."""
-    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-        return [statement]
-    return [
-        f for block in _blocks(statement) for s in block for f in _outer_functions(s)
-    ]
-
-
 def _returns(block: list[ast.stmt]) -> list[ast.Return]:
     """The ``return`` statements of a function body, not of functions inside it."""
     found = []
@@ -125,26 +114,8 @@ def _returns(block: list[ast.stmt]) -> list[ast.Return]:
         elif not isinstance(
             statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
         ):
-            found += [r for inner in _blocks(statement) for r in _returns(inner)]
+            found += [r for inner in blocks(statement) for r in _returns(inner)]
     return found
-
-
-def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement blocks directly inside a compound statement."""
-    blocks = [
-        getattr(statement, field, []) for field in ("body", "orelse", "finalbody")
-    ]
-    blocks += [handler.body for handler in getattr(statement, "handlers", [])]
-    blocks += [case.body for case in getattr(statement, "cases", [])]
-    return [block for block in blocks if isinstance(block, list)]
-
-
-def _defines(statement: ast.stmt, names: set[str]) -> bool:
-    """Whether a statement defines an outer function named in `names`.
-
-    The transformer acts on no other: a nested function is never a construct.
-    """
-    return any(f.name in names for f in _outer_functions(statement))
 
 
 def _wrapped(target: EvalTarget) -> list[ScorerEntry]:

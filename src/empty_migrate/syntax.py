@@ -17,6 +17,9 @@ questions of the code; each is answered here, once:
 * **Bindings** (`bound_names`, `module_bindings`): what a top-level statement
   defines (a function, a class, or the names an assignment writes), and every
   name bound at module level, imports included.
+* **Definitions** (`outer_functions`, `defines`): the functions a statement
+  defines outside any other function, class bodies and compound statements
+  included: the functions a codemod acts on by name.
 
 LibCST is used only to rewrite: codemods find with these rules and hand
 LibCST the chunks to change (see ``empty_migrate.codemods._chunks``).
@@ -66,6 +69,27 @@ def solver_paths(tree: ast.Module) -> set[tuple[str, ...]]:
                 found.add(inner)
             stack.append((child, inner))
     return found
+
+
+def blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement blocks directly inside a compound statement."""
+    found = [getattr(statement, name, []) for name in ("body", "orelse", "finalbody")]
+    found += [handler.body for handler in getattr(statement, "handlers", [])]
+    found += [case.body for case in getattr(statement, "cases", [])]
+    return [block for block in found if isinstance(block, list)]
+
+
+def outer_functions(statement: ast.stmt) -> list[Function]:
+    """The functions a statement defines outside any other function."""
+    if isinstance(statement, Function):
+        return [statement]
+    return [f for block in blocks(statement) for s in block for f in outer_functions(s)]
+
+
+def defines(statement: ast.stmt, names: Iterable[str]) -> bool:
+    """Whether a statement defines an outer function named in `names`."""
+    names = set(names)
+    return any(f.name in names for f in outer_functions(statement))
 
 
 def state_like(name: str) -> bool:

@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable
 
 import libcst as cst
 
-from empty_migrate.registry.scan import parse_python
-
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _Block = list[ast.stmt]
 
@@ -30,14 +28,15 @@ class Chunks:
 
     Args:
         text: The module's source.
+        tree: Its ``ast`` tree, if already parsed (it is not changed).
 
     Raises:
         SyntaxError: If the text does not parse.
     """
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, tree: ast.Module | None = None) -> None:
         self.original = text
-        self.tree = parse_python(text)
+        self.tree = tree or ast.parse(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
         lines = _LINE.findall(text)
         self.texts: list[str] = []
@@ -87,17 +86,6 @@ class Chunks:
             if (not mentions or any(m in self.texts[index] for m in mentions))
             and any(wanted(statement) for statement in group)
         ]
-
-    def imported_names(self, source: str) -> dict[str, str]:
-        """Names imported ``from source`` anywhere in the module: name -> local."""
-        if source not in self.original:
-            return {}
-        found = {}
-        for node in ast.walk(self.tree):
-            if imports_from(node, source):
-                for alias in node.names:
-                    found[alias.name] = alias.asname or alias.name
-        return found
 
     def module(self, index: int) -> cst.Module:
         """The chunk as a LibCST module (parsed once, until replaced)."""
@@ -168,16 +156,6 @@ class Chunks:
         self._modules = {
             (i + 1 if i > index else i): module for i, module in self._modules.items()
         }
-
-
-def imports_from(statement: ast.stmt, source: str) -> bool:
-    """Whether a statement is ``from source import ...`` (absolute, not ``*``)."""
-    return (
-        isinstance(statement, ast.ImportFrom)
-        and statement.level == 0
-        and statement.module == source
-        and all(alias.name != "*" for alias in statement.names)
-    )
 
 
 def _line_groups(body: _Block) -> list[_Block]:

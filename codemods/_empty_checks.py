@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import NeededImports, add_imports_to_chunks
+from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._nodes import (
     find_all,
     is_attribute,
@@ -32,8 +32,8 @@ from empty_migrate.codemods._nodes import (
     is_name,
 )
 from empty_migrate.codemods.base import EvalTarget
-from empty_migrate.registry.scan import parse_python
 from empty_migrate.registry.schema import ScorerEntry, resolve
+from empty_migrate.syntax import is_solver, solver_paths, state_like
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
 _UNKNOWN = None  # a binding that is not a simple ``name = value``
@@ -66,11 +66,11 @@ def outputs(target: EvalTarget, scorer: ScorerEntry) -> set[str]:
     return {resolve(target.entry, task, scorer).output for task in tasks}
 
 
-def construct_lines(text: str, names: set[str]) -> list[range]:
+def construct_lines(tree: ast.Module, names: set[str]) -> list[range]:
     """The line ranges of the named functions and of ``@solver`` functions."""
     return [
         range(node.lineno, node.end_lineno + 1)
-        for node in ast.walk(parse_python(text))
+        for node in ast.walk(tree)
         if _acted_in(node, names, solvers=True)
     ]
 
@@ -78,42 +78,21 @@ def construct_lines(text: str, names: set[str]) -> list[range]:
 def _acted_in(node: ast.AST, names: Iterable[str], solvers: bool) -> bool:
     """Whether a node is a function named in `names`, or a solver if `solvers`."""
     return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
-        node.name in names or (solvers and _is_solver_ast(node))
+        node.name in names or (solvers and is_solver(node))
     )
 
 
-def _is_solver_ast(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    for decorator in node.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = target.attr if isinstance(target, ast.Attribute) else ""
-        name = target.id if isinstance(target, ast.Name) else name
-        if name == "solver":
-            return True
-    return False
-
-
-def run_command(command: "ConstructCommand", text: str) -> str:
+def run_command(command: "ConstructCommand", text: str, target: EvalTarget) -> str:
     """Run a command on a module's text, then add the imports it recorded.
 
     Only the chunks that define a function the command acts in are parsed.
     """
-    chunks = Chunks(text)
+    chunks = Chunks(text, target.workspace.parse(text))
     command.prepare(chunks)
     mentions = [*command.constructs, *(["solver"] if command.solvers else [])]
     chunks.transform(chunks.find(command.may_act_in, mentions), command)
-    add_imports_to_chunks(chunks, command.imports.items)
+    add_imports(chunks, command.imports.items)
     return chunks.text
-
-
-def is_solver(node: cst.FunctionDef) -> bool:
-    """Whether the function is decorated with ``@solver`` (called or not)."""
-    for decorator in node.decorators:
-        target = decorator.decorator
-        target = target.func if isinstance(target, cst.Call) else target
-        name = cst.helpers.get_full_name_for_node(target) or ""
-        if name.rsplit(".", 1)[-1] == "solver":
-            return True
-    return False
 
 
 def direct_returns(suite: cst.BaseSuite) -> list[cst.Return]:
@@ -278,8 +257,7 @@ class OutputReader:
 
 def _state_like(owner: cst.BaseExpression) -> bool:
     name = owner.attr if isinstance(owner, cst.Attribute) else owner
-    value = name.value if isinstance(name, cst.Name) else ""
-    return value == "s" or "state" in value
+    return state_like(name.value if isinstance(name, cst.Name) else "")
 
 
 class ConstructCommand(cst.CSTTransformer):
@@ -300,9 +278,15 @@ class ConstructCommand(cst.CSTTransformer):
         self.solvers = solvers
         self.frames: list[Frame] = []
         self.reader = OutputReader(self.frames)
+        self.path: list[str] = []
+        self.solver_paths: set[tuple[str, ...]] = set()
 
     def prepare(self, chunks: Chunks) -> None:
-        """Read what the command needs from the whole module, before any chunk."""
+        """Read what the command needs from the whole module, before any chunk.
+
+        Subclasses that read more call this first.
+        """
+        self.solver_paths = solver_paths(chunks.tree) if self.solvers else set()
 
     def may_act_in(self, statement: ast.stmt) -> bool:
         """Whether a top-level statement defines a function the command acts in."""
@@ -318,9 +302,10 @@ class ConstructCommand(cst.CSTTransformer):
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         outer = self.frames[-1] if self.frames else None
+        self.path.append(node.name.value)
         if node.name.value in self.constructs:
             active, mut = True, self.constructs[node.name.value]
-        elif self.solvers and is_solver(node):
+        elif tuple(self.path) in self.solver_paths:
             active, mut = True, True
         elif outer is not None:
             active, mut = outer.active, outer.mut_in_state
@@ -332,4 +317,5 @@ class ConstructCommand(cst.CSTTransformer):
         self, original: cst.FunctionDef, updated: cst.FunctionDef
     ) -> cst.FunctionDef:
         self.frames.pop()
+        self.path.pop()
         return updated

@@ -13,29 +13,16 @@ from collections.abc import Iterable
 
 import libcst as cst
 
-from empty_migrate.codemods._chunks import Chunks, imports_from
+from empty_migrate.codemods._chunks import Chunks
+from empty_migrate.syntax import imports_from
 
 
-def add_imports(module: cst.Module, imports: Iterable[tuple[str, str]]) -> cst.Module:
-    """Ensure each ``(module, name)`` is imported with ``from module import name``."""
-    wanted: dict[str, list[str]] = {}
-    for source, name in imports:
-        if not _imports_name(module, source, name):
-            wanted.setdefault(source, [])
-            if name not in wanted[source]:
-                wanted[source].append(name)
-    if not wanted:
-        return module
-    body = list(module.body)
-    for source, names in wanted.items():
-        body = _merge_or_insert(body, source, names)
-    return module.with_changes(body=body)
+def add_imports(chunks: Chunks, imports: Iterable[tuple[str, str]]) -> None:
+    """Ensure each ``(module, name)`` is imported with ``from module import name``.
 
-
-def add_imports_to_chunks(chunks: Chunks, imports: Iterable[tuple[str, str]]) -> None:
-    """`add_imports` for a module held as `Chunks`: parses at most one chunk.
-
-    The result is the text `add_imports` gives for the whole module.
+    A name joins the first ``from module import ...`` line of its module (only
+    that chunk is parsed); a module not imported yet gets a new line after the
+    last top-level import, or after the docstring.
     """
     wanted: dict[str, list[str]] = {}
     for source, name in imports:
@@ -48,12 +35,11 @@ def add_imports_to_chunks(chunks: Chunks, imports: Iterable[tuple[str, str]]) ->
         holders = chunks.find(lambda s, source=source: imports_from(s, source))
         if holders:
             index = holders[0]
-            body = _merge_or_insert(list(chunks.module(index).body), source, names)
+            body = _merged(list(chunks.module(index).body), source, names)
             chunks.replace(index, chunks.module(index).with_changes(body=body))
         else:
             new_lines.append(f"from {source} import {', '.join(names)}")
     if new_lines:
-        # one after the other, as `add_imports` inserts each after the last
         _insert_imports(chunks, new_lines)
 
 
@@ -74,7 +60,7 @@ def _insert_imports(chunks: Chunks, statements: list[str]) -> None:
     if position > 0 and len(chunks.texts) > 1:
         chunks.insert_after(position - 1, text, ast.parse(text).body)
         return
-    # at the top, or a module in one chunk: insert as `add_imports` does
+    # at the top, or a module in one chunk: after its imports or docstring
     module = chunks.module(0)
     body = list(module.body)
     at = _after_imports(body)
@@ -168,7 +154,7 @@ class NeededImports:
     """The ``from module import name`` imports a rewrite needs, in first-use order.
 
     A codemod records them while it builds new code, and adds them to the
-    module at the end (`add_imports`, `add_imports_to_chunks`).
+    module at the end (`add_imports`).
     """
 
     def __init__(self) -> None:
@@ -195,21 +181,10 @@ def _import_from(statement: cst.CSTNode, source: str) -> cst.ImportFrom | None:
     return None
 
 
-def _imports_name(module: cst.Module, source: str, name: str) -> bool:
-    for statement in module.body:
-        found = _import_from(statement, source)
-        if found is not None and any(
-            alias.asname is None
-            and cst.helpers.get_full_name_for_node(alias.name) == name
-            for alias in found.names
-        ):
-            return True
-    return False
-
-
-def _merge_or_insert(
+def _merged(
     body: list[cst.BaseStatement], source: str, names: list[str]
 ) -> list[cst.BaseStatement]:
+    """`body` with `names` added to its first ``from source import ...``."""
     for index, statement in enumerate(body):
         found = _import_from(statement, source)
         if found is not None:
@@ -220,8 +195,7 @@ def _merge_or_insert(
             merged = found.with_changes(names=aliases)
             body[index] = statement.with_changes(body=[merged])
             return body
-    line = cst.parse_statement(f"from {source} import {', '.join(names)}\n")
-    return body[: _after_imports(body)] + [line] + body[_after_imports(body) :]
+    raise ValueError(f"no import from {source} to add {names} to")
 
 
 def _after_imports(body: list[cst.BaseStatement]) -> int:

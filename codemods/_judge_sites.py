@@ -12,14 +12,10 @@ two definitions only adds roots, so the check can only get stricter.
 import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from empty_migrate.registry.scan import (
-    JUDGE_CALLS,
-    PACKAGE_ROOT,
-    Finding,
-    parse_python,
-)
+from empty_migrate.registry.scan import JUDGE_CALLS, PACKAGE_ROOT, Finding
+from empty_migrate.syntax import Function, bound_names, decorated_kind, last_name
+from empty_migrate.workspace import Workspace
 
 MODULE = "<module>"
 ROUTED = {"wrapped", "blind"}
@@ -59,18 +55,17 @@ class Reference:
 class PackageIndex:
     """Every top-level definition of an eval package and every use of a name."""
 
-    def __init__(self, repo: Path, package: str) -> None:
+    def __init__(self, workspace: Workspace, package: str) -> None:
         self.definitions: dict[tuple[str, str], Definition] = {}
         self.references: dict[str, list[Reference]] = {}
         self.trees: dict[str, ast.Module] = {}
         self._generate: list[tuple[Definition, ast.Call]] = []
-        root = repo / PACKAGE_ROOT
-        for path in sorted((root / package).rglob("*.py")):
-            relative = path.relative_to(root).as_posix()
+        for path in workspace.python_files((PACKAGE_ROOT / package).as_posix()):
+            relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
             if is_test_file(relative):
                 continue
             try:
-                tree = parse_python(path.read_text(encoding="utf-8"))
+                tree = workspace.parse(workspace.read(path))
             except (SyntaxError, UnicodeDecodeError, ValueError):
                 continue
             self.trees[relative] = tree
@@ -81,7 +76,7 @@ class PackageIndex:
         # one walk of the statement feeds the references, the Task(...)
         # arguments and the .generate() calls
         holders = []
-        for name in _bound_names(statement) or [MODULE]:
+        for name in bound_names(statement) or [MODULE]:
             self.definitions.setdefault((file, name), Definition(file, name, statement))
             holders.append(self.definitions[(file, name)])
         uses, tasks = [], []
@@ -109,7 +104,7 @@ class PackageIndex:
                     and node.lineno == finding.line
                     and call_name(node) in JUDGE_CALLS
                 ):
-                    name = _bound_names(statement) or [MODULE]
+                    name = bound_names(statement) or [MODULE]
                     return self.definitions[(finding.file, name[0])], node
         return None
 
@@ -128,25 +123,6 @@ def is_test_file(relative: str) -> bool:
     """Test code shipped inside an eval package: it never runs in an eval."""
     *folders, name = relative.split("/")
     return "tests" in folders or name.startswith("test_") or name == "conftest.py"
-
-
-def _bound_names(statement: ast.stmt) -> list[str]:
-    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return [statement.name]
-    targets: list[ast.expr] = []
-    if isinstance(statement, ast.Assign):
-        targets = statement.targets
-    elif isinstance(statement, ast.AnnAssign | ast.AugAssign):
-        targets = [statement.target]
-    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-
-
-def last_name(node: ast.expr) -> str:
-    """The last name of a (called) expression: ``solver`` for ``@solver()``."""
-    target = node.func if isinstance(node, ast.Call) else node
-    if isinstance(target, ast.Attribute):
-        return target.attr
-    return target.id if isinstance(target, ast.Name) else ""
 
 
 def _used_name(node: ast.AST) -> str | None:
@@ -205,9 +181,6 @@ def ancestors(statement: ast.AST, node: ast.AST) -> list[ast.AST]:
             return chain
         chain.append(inner)
         current = inner
-
-
-Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def enclosing_functions(statement: ast.AST, node: ast.AST) -> list[Function]:
@@ -288,11 +261,11 @@ class Reach:
         if construct:
             return Root(construct, str(definition))
         for function in reversed(enclosing_functions(definition.node, node)):
-            if kind := _decorated_kind(function.decorator_list):
+            if kind := decorated_kind(function.decorator_list):
                 return Root(kind, f"{function.name} in {definition}")
         if definition.name == MODULE:
             return Root("module", definition.file)
-        if kind := _decorated_kind(getattr(definition.node, "decorator_list", [])):
+        if kind := decorated_kind(getattr(definition.node, "decorator_list", [])):
             return Root(kind, str(definition))
         return None
 
@@ -300,9 +273,4 @@ class Reach:
         decorators = getattr(definition.node, "decorator_list", [])
         construct = self.constructs.get((definition.file, definition.name))
         registered = construct not in (None, "task_scorer")
-        return registered or _decorated_kind(decorators) == "scorer"
-
-
-def _decorated_kind(decorators: list[ast.expr]) -> str | None:
-    names = {last_name(d) for d in decorators}
-    return next((k for k in ("scorer", "solver", "task") if k in names), None)
+        return registered or decorated_kind(decorators) == "scorer"

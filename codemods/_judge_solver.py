@@ -19,8 +19,8 @@ from empty_migrate.codemods._judge_sites import (
     PackageIndex,
     ancestors,
     call_name,
-    last_name,
 )
+from empty_migrate.syntax import is_solver
 
 GRADERS = {"model_graded_qa", "model_graded_fact"}
 _LOOPS = (
@@ -59,11 +59,8 @@ class SolverJudge:
 def solver_judges(index: PackageIndex) -> Iterator[SolverJudge]:
     """Every ``@solver`` of the package that calls a judge."""
     for definition in index.definitions.values():
-        node = definition.node
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
-            last_name(d) == "solver" for d in node.decorator_list
-        ):
-            if judge := _judge_in(definition, node):
+        if is_solver(definition.node):
+            if judge := _judge_in(definition, definition.node):
                 yield judge
 
 

@@ -20,15 +20,6 @@ SCORE_CONSTANTS = {"C": "CORRECT", "I": "INCORRECT", "N": "NOANSWER", "P": "PART
 _OUTPUT_LOCATORS = {"store": "store_output", "metadata": "metadata_output"}
 
 
-def is_router_call(node: cst.CSTNode) -> bool:
-    """Whether `node` is already a ``route_empty_responses(...)`` call."""
-    return (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Name)
-        and node.func.value == ROUTER_FUNCTION
-    )
-
-
 def router_call(
     imports: NeededImports, scorer: cst.BaseExpression, settings: Resolved
 ) -> cst.Call:

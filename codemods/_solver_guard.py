@@ -8,18 +8,18 @@ return, so the router finds the saved output on every path. A guard or save
 already present (also through an aliased ``classify`` import) is kept.
 """
 
+import ast
 from ast import literal_eval
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from empty_migrate.codemods._imports import NeededImports, is_docstring
 from empty_migrate.codemods._nodes import find_all, is_attribute, is_call_to, is_name
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Skip
 from empty_migrate.policy import Outcome
+from empty_migrate.syntax import imported_names, module_bindings
 
 
 @dataclass(frozen=True)
@@ -39,24 +39,18 @@ _GUARD_COMMENT = "# The router scores non-answers without a verdict: skip the ju
 class GuardCommand(cst.CSTTransformer):
     """Guard the named solvers' solve coroutines; ``found`` lists those seen."""
 
-    def __init__(self, imports: NeededImports, guards: list[Guard]) -> None:
+    def __init__(
+        self, imports: NeededImports, guards: list[Guard], tree: ast.Module
+    ) -> None:
         super().__init__()
         self.imports = imports
         self.guards = {g.solver: g for g in guards}
         self.found: set[str] = set()
         self.stack: list[str] = []
-        self.local = {"classify": "classify", "Outcome": "Outcome"}
-        self.imported: set[str] = set()
-        self.taken: set[str] = set()
-
-    def visit_Module(self, node: cst.Module) -> None:
-        for statement in node.body:
-            for name, local, from_router in _bindings(statement):
-                if from_router and name in self.local:
-                    self.local[name] = local
-                    self.imported.add(name)
-                else:
-                    self.taken.add(local)
+        router = imported_names(tree, ROUTER_MODULE)
+        self.imported = {"classify", "Outcome"} & set(router)
+        self.local = {name: router.get(name, name) for name in ("classify", "Outcome")}
+        self.taken = module_bindings(tree)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.stack.append(node.name.value)
@@ -148,26 +142,3 @@ def _saves(statement: cst.BaseStatement, state: str, key: str) -> bool:
 def _with_comment(statement: cst.BaseStatement, comment: str) -> cst.BaseStatement:
     line = cst.EmptyLine(comment=cst.Comment(comment))
     return statement.with_changes(leading_lines=[line])
-
-
-def _bindings(statement: cst.BaseStatement) -> Iterator[tuple[str, str, bool]]:
-    """(imported or bound name, local name, from the router) for a statement."""
-    if isinstance(statement, cst.FunctionDef | cst.ClassDef):
-        yield statement.name.value, statement.name.value, False
-    if not isinstance(statement, cst.SimpleStatementLine):
-        return
-    for small in statement.body:
-        if isinstance(small, cst.ImportFrom | cst.Import) and not isinstance(
-            small.names, cst.ImportStar
-        ):
-            module = getattr(small, "module", None)
-            router = bool(module) and get_full_name_for_node(module) == ROUTER_MODULE
-            for alias in small.names:
-                name = get_full_name_for_node(alias.name) or ""
-                yield name, alias.evaluated_alias or name.split(".")[0], router
-        elif isinstance(small, cst.Assign):
-            for target in small.targets:
-                if isinstance(target.target, cst.Name):
-                    yield target.target.value, target.target.value, False
-        elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-            yield small.target.value, small.target.value, False

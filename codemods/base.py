@@ -6,12 +6,16 @@ into new text. If it cannot rewrite a construct safely it raises `Skip`, and
 the runner leaves the whole eval unchanged: nothing is ever half-rewritten.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.registry.schema import EvalEntry, Resolved, ScorerEntry, resolve
+from empty_migrate.workspace import Workspace
+
+Derived = TypeVar("Derived")
 
 
 class Skip(Exception):
@@ -26,11 +30,14 @@ class EvalTarget:
         name: The eval package name, e.g. ``xstest``.
         entry: Its registry entry.
         scan: What the static scan found in its package.
-        repo: The root of the target tree.
+        repo: The root of the target tree, for a workspace of its own when
+            none is given; codemods never read it.
         today: The date to write into changelog entries (``YYYY-MM-DD``).
         changed_by: The code codemods that rewrote the eval in this run; the
             follow-up codemods (version bump, changelog) act only when it is
             not empty, which keeps a second run from bumping again.
+        workspace: The one reader of the tree: codemods read every file
+            through `read` and `python_files`, never from disk.
     """
 
     name: str
@@ -39,6 +46,34 @@ class EvalTarget:
     repo: Path
     today: str = field(default="")
     changed_by: tuple[str, ...] = ()
+    workspace: Workspace = field(  # type: ignore[assignment]
+        default=None, compare=False, repr=False
+    )
+    _derived: dict[str, object] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        if self.workspace is None:
+            object.__setattr__(self, "workspace", Workspace(self.repo))
+
+    def read(self, path: str) -> str:
+        """The run's current text of a file (from the repo root); "" if none."""
+        return self.workspace.read(path)
+
+    def python_files(self, relative: str) -> list[str]:
+        """The ``.py`` files under a folder of ``src/inspect_evals``, repo paths."""
+        return self.workspace.python_files(self.source(relative))
+
+    def derived(self, key: str, compute: "Callable[[], Derived]") -> Derived:
+        """What `compute` gives, computed once for this target (e.g. a plan).
+
+        Per-eval analysis lives here, in the eval's own target, so nothing
+        is shared between evals or kept by call order.
+        """
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]  # type: ignore[return-value]
 
     def source(self, relative: str) -> str:
         """A path under ``src/inspect_evals``, as a path from the repo root."""

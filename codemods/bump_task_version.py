@@ -80,9 +80,8 @@ def readme(target: EvalTarget) -> str:
 
 
 def read(target: EvalTarget, path: str) -> str:
-    """A file of the target tree, or "" if it does not exist."""
-    file = target.repo / path
-    return file.read_text(encoding="utf-8") if file.is_file() else ""
+    """A file of the target tree as the run holds it, or "" if it does not exist."""
+    return target.read(path)
 
 
 def code_changes(target: EvalTarget) -> list[Codemod]:

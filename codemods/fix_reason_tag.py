@@ -58,6 +58,7 @@ from empty_migrate.codemods._nodes import (
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget
 from empty_migrate.policy import Outcome
+from empty_migrate.syntax import imported_names
 
 Kind = Literal["no_output", "refusal", "non_answer"]
 Branch = tuple[Literal["body", "orelse"], Kind]
@@ -102,7 +103,7 @@ class FixReasonTag(Codemod):
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
         command = _Tag(NeededImports(), constructs(target, relative))
-        return run_command(command, text)
+        return run_command(command, text, target)
 
 
 class _Tag(ConstructCommand):
@@ -113,8 +114,9 @@ class _Tag(ConstructCommand):
         self.tagged: dict[cst.Return, Kind] = {}
 
     def prepare(self, chunks: Chunks) -> None:
-        self.router = chunks.imported_names(ROUTER_MODULE)
-        self.reasons = chunks.imported_names(SCORERS_MODULE)
+        super().prepare(chunks)
+        self.router = imported_names(chunks.tree, ROUTER_MODULE)
+        self.reasons = imported_names(chunks.tree, SCORERS_MODULE)
 
     def visit_If(self, node: cst.If) -> None:
         if not self.active or (branch := self._branch(node.test)) is None:

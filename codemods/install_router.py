@@ -23,7 +23,7 @@ import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import (
-    add_imports_to_chunks,
+    add_imports,
     add_module_import,
     is_docstring,
     remove_unused_imports,
@@ -189,7 +189,7 @@ def _shim_preset(text: str) -> str:
         chunks, {n.id for n in ast.walk(old) if isinstance(n, ast.Name)}
     )
     add_module_import(chunks, "warnings")
-    add_imports_to_chunks(chunks, [(ROUTER_MODULE, ROUTER_FUNCTION)])
+    add_imports(chunks, [(ROUTER_MODULE, ROUTER_FUNCTION)])
     return chunks.text
 
 

@@ -24,8 +24,7 @@ the reason, to be guarded by hand. Unsafe: judge-derived scores change.
 import ast
 from dataclasses import dataclass, field
 
-import libcst as cst
-
+from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._judge_sites import (
     ROUTED,
@@ -41,6 +40,7 @@ from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.scan import Finding
 from empty_migrate.registry.schema import ScorerEntry, resolve
+from empty_migrate.syntax import defines
 
 _LOOKUP_ROOTS = {"task", "module", "unreferenced"}
 _SCORED = (Route.SCORE, Route.SCORE_TAGGED)
@@ -82,32 +82,31 @@ class JudgeBypass(Codemod):
         guards = found.guards.get(path)
         if not guards:
             return text
-        command = GuardCommand(NeededImports(), guards)
-        module = cst.parse_module(text).visit(command)
-        result = add_imports(module, command.imports.items).code
+        chunks = Chunks(text, target.workspace.parse(text))
+        command = GuardCommand(NeededImports(), guards, chunks.tree)
+        solvers = {guard.solver for guard in guards}
+        chunks.transform(
+            chunks.find(lambda s: defines(s, solvers), mentions=solvers), command
+        )
+        add_imports(chunks, command.imports.items)
+        result = chunks.text
         if missing := {g.solver for g in guards} - command.found:
             raise Skip(f"{', '.join(sorted(missing))}: solve coroutine not found")
         return result
 
 
-_last_plan: list[tuple[EvalTarget, Plan]] = []
-
-
 def plan(target: EvalTarget) -> Plan:
     """Check the eval's judge calls and find the solvers to guard.
 
-    The runner asks once for the files and once per file; the plan of the
-    last target is kept, so the package is read once per eval.
+    The runner asks once for the files and once per file; the target keeps
+    its plan, so the package is read once per eval.
     """
-    if _last_plan and _last_plan[0][0] is target:
-        return _last_plan[0][1]
-    _last_plan[:] = [(target, _plan(target))]
-    return _last_plan[0][1]
+    return target.derived("judge_bypass.plan", lambda: _plan(target))
 
 
 def _plan(target: EvalTarget) -> Plan:
     result = Plan()
-    index = PackageIndex(target.repo, target.name)
+    index = PackageIndex(target.workspace, target.name)
     reach = Reach(index, _constructs(target))
     in_solver = _judged_in_solver(target)
     for finding in target.scan.judge_calls:

@@ -38,8 +38,6 @@ registry ``output`` is not ``state.output``. Skips the eval if the file binds
 Unsafe: non-answers that slipped past a check now take its branch.
 """
 
-import ast
-
 import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
@@ -59,6 +57,7 @@ from empty_migrate.codemods._nodes import (
 )
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.syntax import imported_names, module_bindings
 
 Check = tuple[cst.BaseExpression, str, bool]
 """A classification check: the output, the ``Outcome`` member, and ``is not``."""
@@ -91,12 +90,12 @@ class ReplaceDeadCheck(Codemod):
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
         command = _Rewrite(NeededImports(), constructs(target, relative))
-        return run_command(command, text)
+        return run_command(command, text, target)
 
 
 def _inside_constructs(target: EvalTarget, relative: str, lines: set[int]) -> bool:
-    text = (target.repo / target.source(relative)).read_text(encoding="utf-8")
-    ranges = construct_lines(text, set(constructs(target, relative)))
+    tree = target.workspace.parse(target.read(target.source(relative)))
+    ranges = construct_lines(tree, set(constructs(target, relative)))
     return any(line in span for line in lines for span in ranges)
 
 
@@ -108,8 +107,9 @@ class _Rewrite(ConstructCommand):
         self.taken: set[str] = set()
 
     def prepare(self, chunks: Chunks) -> None:
-        self.names = chunks.imported_names(ROUTER_MODULE)
-        self.taken = _module_bindings(chunks.tree)
+        super().prepare(chunks)
+        self.names = imported_names(chunks.tree, ROUTER_MODULE)
+        self.taken = module_bindings(chunks.tree)
 
     def leave_FunctionDef(
         self, original: cst.FunctionDef, updated: cst.FunctionDef
@@ -339,23 +339,6 @@ def _with_parens(
     if new is old or not old.lpar:
         return new
     return new.with_changes(lpar=old.lpar, rpar=old.rpar)
-
-
-def _module_bindings(tree: ast.Module) -> set[str]:
-    """Names bound at module level: imports, functions, classes, assignments."""
-    names = {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-        if alias.name != "*"
-    }
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return names
 
 
 def _assigns_only(line: cst.SimpleStatementLine, name: str) -> bool:

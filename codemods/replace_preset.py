@@ -22,7 +22,7 @@ import libcst as cst
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import (
     NeededImports,
-    add_imports_to_chunks,
+    add_imports,
     remove_unused_imports,
 )
 from empty_migrate.codemods._nodes import find_all
@@ -31,6 +31,7 @@ from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.policy import POLICY, Category, Route
 from empty_migrate.registry.scan import PACKAGE_ROOT
 from empty_migrate.registry.schema import Resolved, ScorerEntry
+from empty_migrate.syntax import imported_locals
 
 PRESET_NAME = "preset_score_on_no_response"
 PRESET = f"inspect_evals.utils.scorers.{PRESET_NAME}"
@@ -60,7 +61,7 @@ class ReplacePreset(Codemod):
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
-        chunks = Chunks(text)
+        chunks = Chunks(text, target.workspace.parse(text))
         names = _preset_names(chunks.tree)
         imports = NeededImports()
         command = _ReplaceCommand(imports, target, relative, names)
@@ -74,7 +75,7 @@ class ReplacePreset(Codemod):
             command.call_lines = [call.lineno for group in calls for call in group]
             chunks.transform([index], command)
         remove_unused_imports(chunks, command.dropped)
-        add_imports_to_chunks(chunks, imports.items)
+        add_imports(chunks, imports.items)
         return chunks.text
 
 
@@ -103,31 +104,28 @@ def _preset_calls(
 def _preset_names(tree: ast.Module) -> tuple[set[str], set[str]]:
     """Local names bound to the preset, and to its module (``utils.scorers``).
 
-    Follows ``from ... import ... as ...`` anywhere in the module, so an aliased
-    import resolves and a same-named function from elsewhere does not.
+    An aliased import resolves, and a same-named function from elsewhere does not.
     """
-    functions, modules = set(), set()
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
-            continue
-        for alias in node.names:
-            source, name = node.module, alias.name
-            local = alias.asname or name
-            if f"{source}.{name}" == PRESET:
-                functions.add(local)
-            elif f"{source}.{name}" == PRESET.rsplit(".", 1)[0]:
-                modules.add(local)
-    return functions, modules
+    module, _, function = PRESET.rpartition(".")
+    package, _, name = module.rpartition(".")
+    return imported_locals(tree, module, function), imported_locals(tree, package, name)
 
 
 def _naming_files(target: EvalTarget) -> set[str]:
     """The eval's files that name the preset: the scan misses calls via an alias."""
-    root = target.repo / PACKAGE_ROOT
     return {
-        path.relative_to(root).as_posix()
-        for path in sorted((root / target.name).rglob("*.py"))
-        if PRESET_NAME in path.read_text(encoding="utf-8", errors="replace")
+        path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
+        for path in target.python_files(target.name)
+        if PRESET_NAME in _text_of(target, path)
     }
+
+
+def _text_of(target: EvalTarget, path: str) -> str:
+    """A file's text; one that is not UTF-8 names no preset (the scan reports it)."""
+    try:
+        return target.read(path)
+    except UnicodeDecodeError:
+        return ""
 
 
 class _ReplaceCommand(cst.CSTTransformer):

@@ -7,14 +7,19 @@ is wrapped (each element, if it is a list). The router's arguments are the
 eval's registry values, written out explicitly. Already-routed expressions,
 including calls through an aliased import, are left alone, so the codemod is
 idempotent. Unsafe: non-answers get new score values.
+
+One path does it all: ``ast`` finds each ``return`` and ``scorer=`` keyword,
+LibCST parses and prints only the expression being wrapped, and the new text
+replaces the old (`Chunks.splice`), so the rest of the file keeps its bytes.
 """
 
 import ast
+import re
 
 import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import NeededImports, add_imports_to_chunks
+from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
@@ -22,6 +27,14 @@ from empty_migrate.codemods._router_call import (
 )
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.registry.schema import Resolved, ScorerEntry
+from empty_migrate.syntax import (
+    Function,
+    blocks,
+    defines,
+    imported_names,
+    last_name,
+    outer_functions,
+)
 
 
 class WrapRouter(Codemod):
@@ -41,204 +54,116 @@ class WrapRouter(Codemod):
         relative = path.removeprefix("src/inspect_evals/")
         scorers = [s for s in _wrapped(target) if s.file == relative]
         jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
-        imports = NeededImports()
-        chunks = Chunks(text)
-        router = chunks.imported_names(ROUTER_MODULE).get(ROUTER_FUNCTION)
-        names = {ROUTER_FUNCTION} | ({router} if router else set())
-        command = _WrapCommand(imports, jobs, names)
-        for index in chunks.find(lambda s: _defines(s, set(jobs)), mentions=jobs):
-            if not _wrap_returns_in_place(chunks, index, command):
-                chunks.transform([index], command)
-        add_imports_to_chunks(chunks, imports.items)
-        if missing := set(jobs) - command.found:
+        chunks = Chunks(text, target.workspace.parse(text))
+        router = imported_names(chunks.tree, ROUTER_MODULE).get(ROUTER_FUNCTION)
+        wrap = _Wrap(
+            NeededImports(), {ROUTER_FUNCTION} | ({router} if router else set())
+        )
+        found, wrapped = set(), set()
+        for index in chunks.find(lambda s: defines(s, set(jobs)), mentions=jobs):
+            if not chunks.spliceable(index):
+                raise Skip(f"{relative}: lone carriage-return line ends; wrap by hand")
+            edits = []
+            for function in _functions(chunks, index, jobs):
+                found.add(function.name)
+                kind, settings = jobs[function.name]
+                sites = _scorer_sites(function, kind)
+                wrapped |= {function.name} if sites else set()
+                edits += [wrap.edit(chunks, index, site, settings) for site in sites]
+            chunks.splice(index, [edit for edit in edits if edit is not None])
+        add_imports(chunks, wrap.imports.items)
+        if missing := set(jobs) - found:
             raise Skip(f"{', '.join(sorted(missing))}: not found in {relative}")
-        if unwrapped := set(jobs) - command.wrapped:
+        if unwrapped := set(jobs) - wrapped:
             raise Skip(f"{', '.join(sorted(unwrapped))}: no scorer expression to wrap")
         return chunks.text
 
 
-def _wrap_returns_in_place(chunks: Chunks, index: int, command: "_WrapCommand") -> bool:
-    """Wrap the returns of the factories defined in one chunk, expression by expression.
+Site = ast.Return | ast.keyword
+"""Where a scorer expression is: a factory's ``return``, or ``Task(scorer=...)``."""
 
-    The same rewrite as `_WrapCommand`, but LibCST parses and prints only each
-    returned expression, not the whole function around it: ``ast`` finds the
-    returns, and the new call replaces the old text. Returns False, having
-    changed nothing, for a chunk `_WrapCommand` must handle: one that defines
-    a ``Task(scorer=...)`` construct, or whose returns do not parse alone.
-    """
-    functions = [
+_LEAD = {
+    ast.Return: re.compile(r"return(?:[ \t]|\\\r?\n)*"),
+    ast.keyword: re.compile(r"scorer(?:[ \t]|\\\r?\n)*=(?:[ \t]|\\\r?\n)*"),
+}
+"""The text before the expression: the keyword, blanks and line continuations."""
+
+
+def _functions(
+    chunks: Chunks, index: int, jobs: dict[str, tuple[str, Resolved]]
+) -> list[Function]:
+    """The job functions a chunk defines, outside any other function."""
+    return [
         function
         for statement in chunks.statements[index]
-        for function in _outer_functions(statement)
-        if function.name in command.jobs
+        for function in outer_functions(statement)
+        if function.name in jobs
     ]
-    if not chunks.spliceable(index) or any(
-        command.jobs[f.name][0] == "task_scorer" for f in functions
-    ):
-        return False
-    planned = []
-    for function in functions:
-        for returned in _returns(function.body):
-            if returned.value is None:
-                raise Skip(f"{function.name}: a bare return has no scorer to wrap")
-            source = chunks.source(index, returned)
-            value = source.removeprefix("return").lstrip()
-            if not source.startswith("return") or value.startswith("\\"):
-                return False
-            try:
-                expression = cst.parse_expression(value)
-            except cst.ParserSyntaxError:
-                return False
-            planned.append((function.name, returned, source, value, expression))
-    command.found |= {f.name for f in functions}
-    printer = cst.Module(body=[], default_newline=chunks.newline)
-    edits = []
-    for name, returned, source, value, expression in planned:
-        command.wrapped.add(name)
-        if command.is_routed(expression):
-            continue
-        call = router_call(command.imports, expression, command.jobs[name][1])
-        keyword = source[: len(source) - len(value)]
-        edits.append((returned, keyword + printer.code_for_node(call)))
-    if edits:
-        chunks.splice(index, edits)
-    return True
 
 
-def _outer_functions(
-    statement: ast.stmt,
-) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The functions a statement defines outside any other function."""
-    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-        return [statement]
+def _scorer_sites(function: Function, kind: str) -> list[Site]:
+    """The returns of a factory, or the ``scorer=`` keywords of a task's Task calls.
+
+    Raises:
+        Skip: If a factory has a bare ``return``.
+    """
+    if kind != "task_scorer":
+        returns = _returns(function.body)
+        if any(r.value is None for r in returns):
+            raise Skip(f"{function.name}: a bare return has no scorer to wrap")
+        return returns
     return [
-        f for block in _blocks(statement) for s in block for f in _outer_functions(s)
+        keyword
+        for call in _own_nodes(function)
+        if isinstance(call, ast.Call) and last_name(call.func) == "Task"
+        for keyword in call.keywords
+        if keyword.arg == "scorer"
     ]
 
 
-def _returns(block: list[ast.stmt]) -> list[ast.Return]:
-    """The ``return`` statements of a function body, not of functions inside it."""
-    found = []
-    for statement in block:
-        if isinstance(statement, ast.Return):
-            found.append(statement)
-        elif not isinstance(
-            statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-        ):
-            found += [r for inner in _blocks(statement) for r in _returns(inner)]
+def _own_nodes(function: Function) -> list[ast.AST]:
+    """The nodes of a function, without those of the functions defined in it."""
+    found, stack = [], list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, Function):
+            found.append(node)
+            stack.extend(ast.iter_child_nodes(node))
     return found
 
 
-def _blocks(statement: ast.stmt) -> list[list[ast.stmt]]:
-    """The statement blocks directly inside a compound statement."""
-    blocks = [
-        getattr(statement, field, []) for field in ("body", "orelse", "finalbody")
-    ]
-    blocks += [handler.body for handler in getattr(statement, "handlers", [])]
-    blocks += [case.body for case in getattr(statement, "cases", [])]
-    return [block for block in blocks if isinstance(block, list)]
+class _Wrap:
+    """Builds the router call for one scorer expression, and the imports it needs."""
 
-
-def _defines(statement: ast.stmt, names: set[str]) -> bool:
-    """Whether a statement defines an outer function named in `names`.
-
-    The transformer acts on no other: a nested function is never a construct.
-    """
-    return any(f.name in names for f in _outer_functions(statement))
-
-
-def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
-    return [s for s in target.entry.scorers if target.reads_model_output(s)]
-
-
-_STATEMENT_LEVEL = (
-    cst.Module,
-    cst.BaseCompoundStatement,
-    cst.BaseSuite,
-    cst.SimpleStatementLine,
-    cst.Else,
-    cst.ExceptHandler,
-    cst.ExceptStarHandler,
-    cst.Finally,
-    cst.MatchCase,
-)
-
-
-class _WrapCommand(cst.CSTTransformer):
-    def __init__(
-        self,
-        imports: NeededImports,
-        jobs: dict[str, tuple[str, Resolved]],
-        router_names: set[str],
-    ) -> None:
-        super().__init__()
+    def __init__(self, imports: NeededImports, router_names: set[str]) -> None:
         self.imports = imports
-        self.jobs = jobs
-        self.found: set[str] = set()
-        self.wrapped: set[str] = set()
         self.router_names = router_names
-        self.stack: list[str] = []
+        self.printer = cst.Module(body=[])
 
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        # a factory's returns are statements: the walk stays at statement level
-        # (a skipped node still gets its leave_ call); only a task_scorer job
-        # looks inside expressions, for its Task(...) call
-        job = self._job()
-        if (job is None or job[0] != "task_scorer") and not isinstance(
-            node, _STATEMENT_LEVEL
-        ):
-            return False
-        return super().on_visit(node)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.stack.append(node.name.value)
-        if len(self.stack) == 1 and node.name.value in self.jobs:
-            self.found.add(node.name.value)
-        # nothing outside a job's own top-level function, or in a nested one
-        return len(self.stack) == 1 and node.name.value in self.jobs
-
-    def leave_FunctionDef(
-        self, original: cst.FunctionDef, updated: cst.FunctionDef
-    ) -> cst.FunctionDef:
-        self.stack.pop()
-        return updated
-
-    def _job(self) -> tuple[str, Resolved] | None:
-        if len(self.stack) == 1:
-            return self.jobs.get(self.stack[0])
-        return None
-
-    def leave_Return(self, original: cst.Return, updated: cst.Return) -> cst.Return:
-        job = self._job()
-        if job is None or job[0] == "task_scorer":
-            return updated
-        if updated.value is None:
-            raise Skip(f"{self.stack[0]}: a bare return has no scorer to wrap")
-        return updated.with_changes(value=self._wrap(updated.value, job[1]))
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.Call:
-        job = self._job()
-        if job is None or job[0] != "task_scorer" or not _is_task_call(updated):
-            return updated
-        return updated.with_changes(
-            args=[self._wrap_scorer_arg(arg, job[1]) for arg in updated.args]
-        )
-
-    def _wrap_scorer_arg(self, arg: cst.Arg, settings: Resolved) -> cst.Arg:
-        if arg.keyword is None or arg.keyword.value != "scorer":
-            return arg
-        if isinstance(arg.value, cst.List):
+    def edit(
+        self, chunks: Chunks, index: int, site: Site, settings: Resolved
+    ) -> tuple[ast.AST, str] | None:
+        """The new text of a site, or None if it is already routed."""
+        source = chunks.source(index, site)
+        lead = _LEAD[type(site)].match(source)
+        expression = cst.parse_expression(source[lead.end() :])
+        if isinstance(site, ast.keyword) and isinstance(expression, cst.List):
             elements = [
-                e.with_changes(value=self._wrap(e.value, settings))
-                for e in arg.value.elements
+                e.with_changes(value=self.wrapped(e.value, settings))
+                for e in expression.elements
             ]
-            return arg.with_changes(value=arg.value.with_changes(elements=elements))
-        return arg.with_changes(value=self._wrap(arg.value, settings))
+            new = expression.with_changes(elements=elements)
+        else:
+            new = self.wrapped(expression, settings)
+        if new is expression:
+            return None
+        self.printer = self.printer.with_changes(default_newline=chunks.newline)
+        return site, lead.group(0) + self.printer.code_for_node(new)
 
-    def _wrap(
+    def wrapped(
         self, expression: cst.BaseExpression, settings: Resolved
     ) -> cst.BaseExpression:
-        self.wrapped.add(self.stack[0])
+        """The expression in a router call, unless it already calls the router."""
         if self.is_routed(expression):
             return expression
         return router_call(self.imports, expression, settings)
@@ -252,6 +177,18 @@ class _WrapCommand(cst.CSTTransformer):
         )
 
 
-def _is_task_call(call: cst.Call) -> bool:
-    name = cst.helpers.get_full_name_for_node(call.func) or ""
-    return name.split(".")[-1] == "Task"
+def _returns(block: list[ast.stmt]) -> list[ast.Return]:
+    """The ``return`` statements of a function body, not of functions inside it."""
+    found = []
+    for statement in block:
+        if isinstance(statement, ast.Return):
+            found.append(statement)
+        elif not isinstance(
+            statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+        ):
+            found += [r for inner in blocks(statement) for r in _returns(inner)]
+    return found
+
+
+def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
+    return [s for s in target.entry.scorers if target.reads_model_output(s)]

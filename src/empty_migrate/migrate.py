@@ -143,7 +143,7 @@ def migrate(
     jobs = min(jobs or os.cpu_count() or 1, len(groups))
     results: dict[str, EvalResult] = {}
     if jobs <= 1:
-        workspace = Workspace()
+        workspace = Workspace(repo)
         for group in groups:
             results |= _migrate_group(registry, repo, group, names, today, workspace)
             _report_progress(progress, len(results), len(evals), group)
@@ -197,7 +197,7 @@ def _migrate_batch(
     today: str,
 ) -> dict[str, EvalResult]:
     results: dict[str, EvalResult] = {}
-    workspace = Workspace()
+    workspace = Workspace(repo)
     for group in batch:
         results |= _migrate_group(registry, repo, group, names, today, workspace)
     return results
@@ -350,7 +350,7 @@ def _migrate_one(
         return EvalResult(
             name, reason=f"registry says {entry.codemods}: {entry.codemods_reason}"
         )
-    scan = scan_eval(repo, name)
+    scan = scan_eval(workspace, name)
     if scan.unparsable:
         broken = "; ".join(
             f"{f.file} does not parse ({f.text})" for f in scan.unparsable

@@ -23,6 +23,9 @@ import libcst as cst
 from empty_migrate.codemods._changelog_text import scoring_changes
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.ruff_tool import ruff_command
+from empty_migrate.workspace import Workspace
+
+__all__ = ["EvalResult", "FileResult", "Formatter", "Workspace", "migrate_eval"]
 
 Status = Literal["rewritten", "unchanged", "skipped", "failed"]
 
@@ -226,31 +229,20 @@ def _checked_python(text: str, path: str, formatter: Formatter | None) -> str:
     return text
 
 
-class Workspace(dict[str, str]):
-    """The files a run has changed so far (path -> current text).
-
-    It also remembers which codemods changed each file: an eval whose scorer
-    lives in a helper an earlier eval of the run already migrated has had its
-    scoring changed too, and gets its own version bump and changelog.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.changed_by: dict[str, tuple[str, ...]] = {}
-
-
 def migrate_eval(
     target: EvalTarget,
     codemods: Sequence[Codemod],
     workspace: Workspace,
     formatter: Formatter | None = None,
 ) -> EvalResult:
-    """Migrate one eval against `workspace` (path -> current text), all or nothing.
+    """Migrate one eval against `workspace`, all or nothing.
 
-    Files are read from the target tree unless the workspace already holds
-    them (an earlier eval in the same run changed them). On success the
-    rewritten texts are stored back into the workspace.
+    Every file is read through the workspace, the codemods' own reads
+    included (the target is bound to it), so an earlier eval's rewrite in the
+    same run is what a later one sees. On success the rewritten texts are
+    stored back into the workspace.
     """
+    target = replace(target, workspace=workspace)
     result = EvalResult(target.name)
     code = [c for c in codemods if not c.follows_changes]
     follow_ups = [c for c in codemods if c.follows_changes]
@@ -303,17 +295,11 @@ def migrate_eval(
 def _run(
     target: EvalTarget,
     codemods: Sequence[Codemod],
-    workspace: dict[str, str],
+    workspace: Workspace,
     formatter: Formatter | None,
 ) -> list[FileResult]:
     return [
-        run_file(
-            workspace.get(path, _read(target.repo / path)),
-            path,
-            touching,
-            target,
-            formatter,
-        )
+        run_file(workspace.read(path), path, touching, target, formatter)
         for path, touching in _files_and_codemods(target, codemods)
     ]
 
@@ -326,7 +312,3 @@ def _files_and_codemods(
         for path in codemod.files(target):
             touching.setdefault(path, []).append(codemod)
     return list(touching.items())
-
-
-def _read(path: Path) -> str:
-    return path.read_text(encoding="utf-8") if path.is_file() else ""

@@ -47,7 +47,7 @@ def test_follow_ups_need_a_code_change(tmp_path):
 def test_pipeline_bumps_and_records_one_version_then_changes_nothing(tmp_path):
     repo = _repo(tmp_path, {})
     codemods = [CODEMODS[n] for n in ("wrap_router", "bump_task_version", "changelog")]
-    workspace = Workspace()
+    workspace = Workspace(repo)
     first = migrate_eval(_target(repo, ()), codemods, workspace, Formatter(repo))
     assert first.status == "rewritten", first.reason
     assert 'version: "4-D"' in workspace["src/inspect_evals/demo/eval.yaml"]
@@ -58,7 +58,7 @@ def test_pipeline_bumps_and_records_one_version_then_changes_nothing(tmp_path):
     for path, text in workspace.items():
         (repo / path).parent.mkdir(parents=True, exist_ok=True)
         (repo / path).write_text(text)
-    again = migrate_eval(_target(repo, ()), codemods, Workspace(), Formatter(repo))
+    again = migrate_eval(_target(repo, ()), codemods, Workspace(repo), Formatter(repo))
     assert again.status == "unchanged"
     # told the code changed again, the recorded migration is still not redone
     told = _target(repo, ("wrap_router",))

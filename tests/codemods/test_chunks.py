@@ -6,7 +6,7 @@ import libcst as cst
 import pytest
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import add_imports, add_imports_to_chunks
+from empty_migrate.codemods._imports import add_imports
 
 CASES = {
     "decorators_and_comments": """\
@@ -82,24 +82,39 @@ def test_chunks_are_libcsts_statements(name):
         assert chunks.module(index).code == chunks.texts[index]
 
 
+IMPORTS = [("a", "x"), ("c", "d"), ("pkg.mod", "y"), ("pkg.mod", "z")]
+NEW_LINES = "from a import x\nfrom c import d\nfrom pkg.mod import y, z\n"
+
+
 @pytest.mark.parametrize(
-    "text",
+    ("text", "expected"),
     [
-        '"""Doc."""\n\nimport os\n\nX = 1\n',
-        '"""Doc."""\n\nX = 1\n',
-        "#!/usr/bin/env python\n# header\n\nX = 1\n",
-        "from a import b\nfrom c import d as e\n\n\ndef f():\n    pass\n",
-        "import os\ndef f():\n    pass\n    # footer\nimport sys\nY = 2\n",
-        "import os\rX = 1\rdef f():\r    pass\r",
-        "X = 1\n",
+        (
+            '"""Doc."""\n\nimport os\n\nX = 1\n',
+            f'"""Doc."""\n\nimport os\n{NEW_LINES}\nX = 1\n',
+        ),
+        ('"""Doc."""\n\nX = 1\n', f'"""Doc."""\n{NEW_LINES}\nX = 1\n'),
+        (
+            "#!/usr/bin/env python\n# header\n\nX = 1\n",
+            f"#!/usr/bin/env python\n# header\n\n{NEW_LINES}X = 1\n",
+        ),
+        (
+            "from a import b\nfrom c import d as e\n\n\ndef f():\n    pass\n",
+            "from a import b, x\nfrom c import d as e, d\nfrom pkg.mod import y, z\n"
+            "\n\ndef f():\n    pass\n",
+        ),
+        (
+            "import os\ndef f():\n    pass\n    # footer\nimport sys\nY = 2\n",
+            "import os\ndef f():\n    pass\n    # footer\nimport sys\n"
+            f"{NEW_LINES}Y = 2\n",
+        ),
+        ("X = 1\n", f"{NEW_LINES}X = 1\n"),
     ],
 )
-def test_adding_imports_to_chunks_matches_the_whole_module_version(text):
-    imports = [("a", "x"), ("c", "d"), ("pkg.mod", "y"), ("pkg.mod", "z")]
-    whole = add_imports(cst.parse_module(text), imports).code
+def test_new_imports_join_their_module_or_follow_the_last_import(text, expected):
     chunks = Chunks(text)
-    add_imports_to_chunks(chunks, imports)
-    assert chunks.text == whole
+    add_imports(chunks, IMPORTS)
+    assert chunks.text == expected
 
 
 def test_untouched_chunks_keep_their_text_byte_for_byte():

@@ -136,7 +136,9 @@ def test_multi_turn_solver_is_skipped(tmp_path):
 def test_multi_turn_solver_skips_the_whole_eval(tmp_path):
     target = make_target(tmp_path, MULTI_TURN, judge="solver", output="last_assistant")
 
-    result = migrate_eval(target, [JUDGE_BYPASS], Workspace(), Formatter(target.repo))
+    result = migrate_eval(
+        target, [JUDGE_BYPASS], Workspace(target.repo), Formatter(target.repo)
+    )
 
     assert result.status == "skipped"
     assert result.reason == f"{MODULE}: {MULTI_TURN_REASON}"
@@ -384,7 +386,7 @@ def test_guarded_annotate_solver_never_calls_the_judge_on_a_non_answer(tmp_path)
     entry, _ = load_entry(GOLDEN / "judge_bypass" / f"{name}.yaml")
     target = EvalTarget("demo", entry, scan_eval(repo, "demo"), repo, "2026-11-29")
     codemods = [CODEMODS["wrap_router"], JUDGE_BYPASS]
-    migrated = migrate_eval(target, codemods, Workspace(), Formatter(repo))
+    migrated = migrate_eval(target, codemods, Workspace(repo), Formatter(repo))
     assert migrated.status == "rewritten", migrated.reason
     [file] = migrated.files
     module_path = tmp_path / "migrated_annotate.py"

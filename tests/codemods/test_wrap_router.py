@@ -1,11 +1,11 @@
-"""wrap_router's fast path (splicing each returned expression) equals its
-transformer (a LibCST pass over the whole function) on every return shape."""
+# ruff: noqa: E501  (the expected texts are whole files, one line each)
+"""wrap_router on every return shape: only the returned expression changes."""
 
 import textwrap
 
 import pytest
 
-from empty_migrate.codemods import CODEMODS, wrap_router
+from empty_migrate.codemods import CODEMODS
 from empty_migrate.codemods.base import Skip
 
 from .golden import SCORER_PATH, scorer_target
@@ -80,36 +80,38 @@ SHAPES = {
 }
 
 
+EXPECTED = {  # the router call: one line a keyword, as ruff leaves it later
+    "plain": 'from inspect_evals.utils.empty_response import route_empty_responses\nfrom inspect_ai.scorer import INCORRECT\ndef demo_scorer():\n    return route_empty_responses(match(), category="qa", no_answer_verdict=INCORRECT)\n',
+    "parenthesized_multiline_with_comment": 'from inspect_evals.utils.empty_response import route_empty_responses\nfrom inspect_ai.scorer import INCORRECT\ndef demo_scorer():\n    return route_empty_responses((  # the grader\n        model_graded_qa(\n            template=TEMPLATE,  # keep\n        )\n    ), category="qa", no_answer_verdict=INCORRECT)\n',
+    "branches_and_nested_function": 'from inspect_evals.utils.empty_response import route_empty_responses\nfrom inspect_ai.scorer import INCORRECT\ndef demo_scorer(strict: bool = False):\n    async def score(state, target):\n        return Score(value=1)\n\n    if strict:\n        return route_empty_responses(score, category="qa", no_answer_verdict=INCORRECT)\n    try:\n        return route_empty_responses(other(), category="qa", no_answer_verdict=INCORRECT)\n    except ValueError:\n        return route_empty_responses(fallback(), category="qa", no_answer_verdict=INCORRECT)\n',
+    "method_and_unicode": 'from inspect_evals.utils.empty_response import route_empty_responses\nfrom inspect_ai.scorer import INCORRECT\nclass Holder:\n    def demo_scorer(self):\n        x = "héllo"; return route_empty_responses(match(x), category="qa", no_answer_verdict=INCORRECT)\n',
+    "one_line_suite": 'from inspect_evals.utils.empty_response import route_empty_responses\nfrom inspect_ai.scorer import INCORRECT\ndef demo_scorer(): return route_empty_responses(match(), category="qa", no_answer_verdict=INCORRECT)\n',
+    "already_routed_by_alias": 'from inspect_evals.utils.empty_response import route_empty_responses as route, route_empty_responses\nfrom inspect_ai.scorer import INCORRECT\n\n\ndef demo_scorer():\n    if flag:\n        return route(match(), category="qa")\n    return route_empty_responses(match(), category="qa", no_answer_verdict=INCORRECT)\n',
+    "backslash_continuation": 'from inspect_evals.utils.empty_response import route_empty_responses\nfrom inspect_ai.scorer import INCORRECT\ndef demo_scorer():\n    return \\\n        route_empty_responses(match(), category="qa", no_answer_verdict=INCORRECT)\n',
+    "crlf": 'from inspect_evals.utils.empty_response import route_empty_responses\r\nfrom inspect_ai.scorer import INCORRECT\r\ndef demo_scorer():\r\n    return route_empty_responses(match(\r\n        1,\r\n    ), category="qa", no_answer_verdict=INCORRECT)\r\n',
+}
+
+
 def _target(tmp_path, source):
     return scorer_target(tmp_path, source, REGISTRY)
 
 
-@pytest.mark.parametrize("shape", SHAPES)
-def test_fast_path_equals_the_whole_function_transformer(shape, tmp_path, monkeypatch):
+@pytest.mark.parametrize("shape", EXPECTED)
+def test_each_return_shape_is_wrapped_in_place(shape, tmp_path):
     source = textwrap.dedent(SHAPES[shape])
     target = _target(tmp_path, source)
-    taken = []
-    in_place = wrap_router._wrap_returns_in_place
-    monkeypatch.setattr(
-        wrap_router,
-        "_wrap_returns_in_place",
-        lambda *args: taken.append(in_place(*args)) or taken[-1],
-    )
-    fast = CODEMOD.transform(source, SCORER_PATH, target)
-    # only odd line breaks need the whole-function pass
-    assert taken == [shape not in ("backslash_continuation", "old_mac_line_ends")]
-    monkeypatch.setattr(wrap_router, "_wrap_returns_in_place", lambda *a: False)
-    slow = CODEMOD.transform(source, SCORER_PATH, target)
-    assert fast == slow
-    assert "route_empty_responses(" in fast
-    compile(fast, SCORER_PATH, "exec")
+    wrapped = CODEMOD.transform(source, SCORER_PATH, target)
+    assert wrapped == EXPECTED[shape]
+    compile(wrapped, SCORER_PATH, "exec")
 
 
-def test_a_bare_return_is_a_skip_on_both_paths(tmp_path, monkeypatch):
+def test_lone_carriage_return_line_ends_are_a_skip(tmp_path):
+    source = SHAPES["old_mac_line_ends"]
+    with pytest.raises(Skip, match="carriage-return"):
+        CODEMOD.transform(source, SCORER_PATH, _target(tmp_path, source))
+
+
+def test_a_bare_return_is_a_skip(tmp_path):
     source = "def demo_scorer():\n    return\n"
-    target = _target(tmp_path, source)
     with pytest.raises(Skip, match="bare return"):
-        CODEMOD.transform(source, SCORER_PATH, target)
-    monkeypatch.setattr(wrap_router, "_wrap_returns_in_place", lambda *a: False)
-    with pytest.raises(Skip, match="bare return"):
-        CODEMOD.transform(source, SCORER_PATH, target)
+        CODEMOD.transform(source, SCORER_PATH, _target(tmp_path, source))

@@ -10,8 +10,11 @@ registry is checked against this picture to report drift.
 import ast
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
+
+from empty_migrate.syntax import is_state_output, last_name
+from empty_migrate.workspace import Workspace
 
 PACKAGE_ROOT = Path("src/inspect_evals")
 NOT_EVALS = {"utils"}
@@ -85,34 +88,17 @@ def scan_repo(repo: Path) -> dict[str, EvalScan]:
     return {name: scan_eval(repo, name) for name in eval_package_names(repo)}
 
 
-def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
-    """``ast.parse``, remembered for the last few texts.
-
-    The scan, the judge index and the codemods read the same files, so they
-    share the trees; callers must not change them.
-    """
-    try:
-        return _parse_cached(text)
-    except SyntaxError:
-        return ast.parse(text, filename=filename)  # raises, naming the file
-
-
-@lru_cache(maxsize=32)
-def _parse_cached(text: str) -> ast.Module:
-    return ast.parse(text)
-
-
-def scan_eval(repo: Path, name: str) -> EvalScan:
-    """Scan one eval package."""
+def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
+    """Scan one eval package, of a tree or as a run's workspace holds it."""
+    workspace = tree if isinstance(tree, Workspace) else Workspace(tree)
     result = EvalScan(name)
-    root = repo / PACKAGE_ROOT
-    for path in sorted((root / name).rglob("*.py")):
-        relative = path.relative_to(root).as_posix()
+    for path in workspace.python_files((PACKAGE_ROOT / name).as_posix()):
+        relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
         try:
-            text = path.read_text(encoding="utf-8")
+            text = workspace.read(path)
             if not _WORTH_PARSING.search(text):
                 continue
-            tree = parse_python(text, relative)
+            tree = workspace.parse(text, relative)
         except (SyntaxError, UnicodeDecodeError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue
@@ -120,15 +106,8 @@ def scan_eval(repo: Path, name: str) -> EvalScan:
     return result
 
 
-def _decorator_name(node: ast.expr) -> str:
-    target = node.func if isinstance(node, ast.Call) else node
-    if isinstance(target, ast.Attribute):
-        return target.attr
-    return target.id if isinstance(target, ast.Name) else ""
-
-
 def _call_name(node: ast.Call) -> str:
-    return _decorator_name(node.func)
+    return last_name(node.func)
 
 
 def _text(node: ast.AST) -> str:
@@ -178,7 +157,7 @@ class _ModuleScanner:
             self.scorer_imports |= {alias.asname or alias.name for alias in node.names}
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        kinds = {_decorator_name(d) for d in node.decorator_list}
+        kinds = {last_name(d) for d in node.decorator_list}
         if "task" in kinds:
             self.result.tasks.setdefault(node.name, self.finding(node, node.name))
         if "scorer" in kinds:
@@ -234,22 +213,13 @@ def _node_fields(kind: type[ast.AST]) -> tuple[str, ...]:
     return tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
 
 
-def _is_output(node: ast.expr) -> bool:
-    """``state.output``-like: ``.output`` on something named like a task state."""
-    if not (isinstance(node, ast.Attribute) and node.attr == "output"):
-        return False
-    owner = node.value
-    name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
-    return name == "s" or "state" in name
-
-
 def _is_dead_check(test: ast.expr) -> bool:
     """Conditions that never fire: a pydantic model is always truthy."""
     if isinstance(test, ast.BoolOp):
         return any(_is_dead_check(value) for value in test.values)
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _is_output(test.operand)
-    if _is_output(test):
+        return is_state_output(test.operand)
+    if is_state_output(test):
         return True
     return (
         isinstance(test, ast.Compare)

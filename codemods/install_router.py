@@ -30,7 +30,7 @@ from empty_migrate.codemods._imports import (
 )
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
-from empty_migrate.ruff_tool import ruff_command
+from empty_migrate.ruff_tool import installed_ruff
 
 ROUTER_PATH = "utils/empty_response.py"
 SCORERS_PATH = "utils/scorers.py"
@@ -149,7 +149,7 @@ def _ruff_clean(text: str) -> str:
     """Sort imports and format as ruff does by default (the target's settings)."""
     for args in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
         text = subprocess.run(
-            [*ruff_command(), *args, "--isolated", "-"],
+            [*installed_ruff().command, *args, "--isolated", "-"],
             input=text,
             capture_output=True,
             text=True,

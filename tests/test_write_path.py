@@ -14,6 +14,7 @@ import pytest
 from empty_migrate import write
 from empty_migrate.cli import main
 from empty_migrate.corpus import SOURCE_MARKER, fetch_release
+from empty_migrate.ruff_tool import Ruff
 from empty_migrate.runner import FileResult, Formatter
 
 TASK = """\
@@ -88,7 +89,9 @@ def failing_ruff(monkeypatch):
         "-c",
         "import sys; print('boom', file=sys.stderr); sys.exit(2)",
     ]
-    monkeypatch.setattr("empty_migrate.runner.ruff_command", lambda: command)
+    monkeypatch.setattr(
+        "empty_migrate.runner.ruff_for", lambda repo: Ruff(tuple(command), "0")
+    )
 
 
 def test_a_formatter_that_fails_leaves_the_tree_byte_identical(

@@ -207,6 +207,8 @@ def _report(
             return ExitCode.INTERRUPTED
     if args.output_format == "text":
         _print_summary(run, sys.stderr, writes)
+    for notice in run.notices:
+        print(f"empty-migrate: note: {notice}", file=sys.stderr)
     for path, others in unselected_sharers(registry, run).items():
         print(
             f"empty-migrate: note: {path} also scores {', '.join(others)}, not in "
@@ -330,4 +332,5 @@ def _as_json(run: RunResult) -> dict[str, Any]:
         "summary": {
             s: run.count(s) for s in ("rewritten", "unchanged", "skipped", "failed")
         },
+        "notices": run.notices,
     }

@@ -142,7 +142,7 @@ def fetch_release(version: str, on_fetch: Notify | None = None) -> Path:
 
 def _download(version: str, into: Path) -> Path:
     requirement = f"inspect-evals=={version}"
-    command = [*_pip(), "download", "--no-deps", "--no-binary"]
+    command = [*pip_command(), "download", "--no-deps", "--no-binary"]
     command += [":all:", requirement, "-d", str(into), "--quiet", "--retries", "1"]
     run = subprocess.run(command, capture_output=True, text=True)
     if run.returncode != 0:
@@ -153,7 +153,7 @@ def _download(version: str, into: Path) -> Path:
     return archives[0]
 
 
-def _pip() -> list[str]:
+def pip_command() -> list[str]:
     """This interpreter's pip, else one on the PATH."""
     if importlib.util.find_spec("pip") is not None:
         return [sys.executable, "-m", "pip"]

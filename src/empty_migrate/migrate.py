@@ -38,6 +38,8 @@ class RunResult:
     evals: list[EvalResult] = field(default_factory=list)
     groups: list[list[str]] = field(default_factory=list)
     """Evals migrated together because they share a scorer file, in run order."""
+    notices: list[str] = field(default_factory=list)
+    """What the user should know about how the run was made (a fallback ruff)."""
 
     def count(self, status: str) -> int:
         """How many evals ended with `status`."""
@@ -165,8 +167,11 @@ def migrate(
             # on Ctrl-C, stop at once: nothing has been written yet
             pool.shutdown(cancel_futures=True)
     run = RunResult([results[name] for name in evals], groups)
-    _format(run, Formatter(repo))
+    formatter = Formatter(repo)
+    _format(run, formatter)
     _settle_shared_files(run)
+    if run.changed_files() and formatter.ruff.notice:
+        run.notices.append(formatter.ruff.notice)
     return run
 
 

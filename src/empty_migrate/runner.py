@@ -9,6 +9,7 @@ the eval's files change.
 """
 
 import difflib
+import functools
 import re
 import shutil
 import subprocess
@@ -22,7 +23,7 @@ import libcst as cst
 
 from empty_migrate.codemods._changelog_text import scoring_changes
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
-from empty_migrate.ruff_tool import ruff_command
+from empty_migrate.ruff_tool import Ruff, ruff_for
 from empty_migrate.workspace import Workspace
 
 __all__ = ["EvalResult", "FileResult", "Formatter", "Workspace", "migrate_eval"]
@@ -98,10 +99,19 @@ class FormatterError(Exception):
 
 
 class Formatter:
-    """Formats Python text with the target's ruff config (isort, then format)."""
+    """Formats Python text as the target's ruff does (isort, then format).
+
+    The ruff is the version the target pins, with the target's configuration
+    (see `empty_migrate.ruff_tool`); it is chosen on first use.
+    """
 
     def __init__(self, repo: Path) -> None:
         self.repo = repo
+
+    @functools.cached_property
+    def ruff(self) -> Ruff:
+        """The ruff that formats, and a notice if it is not the pinned one."""
+        return ruff_for(self.repo)
 
     def format(self, text: str, path: str) -> str:
         """The text as the target's isort fix and ruff format leave it."""
@@ -160,7 +170,7 @@ class Formatter:
 
     def _ruff(self, args: list[str], root: Path, texts: dict[str, str]) -> None:
         # --force-exclude off: a migrated file must be formatted even if excluded
-        command = [*ruff_command(), *args, "--no-cache", *texts]
+        command = [*self.ruff.command, *args, "--no-cache", *texts]
         try:
             run = subprocess.run(command, capture_output=True, text=True, cwd=root)
         except OSError as error:

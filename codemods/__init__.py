@@ -1,33 +1,35 @@
-"""The codemods, discovered in one place: ``CODEMODS`` maps name to codemod.
+"""The codemods: ``CODEMODS`` maps each declared name to its implementation.
 
 Ships inside the installed package as ``empty_migrate.codemods``. Each codemod
-lives in its own module named for what it does, with its golden cases in
-``golden/<name>/``. The mapping's order is the pipeline order: a file touched
-by several codemods gets them in this order.
+is declared once, in `empty_migrate.codemod_declarations.DECLARATIONS`, and
+implemented by the one `Codemod` subclass of the module named for it, with its
+golden cases in ``golden/<name>/``. The mapping's order is the pipeline order:
+a file touched by several codemods gets them in this order.
 """
 
-from empty_migrate.codemods.base import Codemod
-from empty_migrate.codemods.bump_task_version import BumpTaskVersion
-from empty_migrate.codemods.changelog import Changelog
-from empty_migrate.codemods.fix_reason_tag import FixReasonTag
-from empty_migrate.codemods.install_router import InstallRouter
-from empty_migrate.codemods.judge_bypass import JudgeBypass
-from empty_migrate.codemods.replace_dead_check import ReplaceDeadCheck
-from empty_migrate.codemods.replace_preset import ReplacePreset
-from empty_migrate.codemods.update_tests import UpdateTests
-from empty_migrate.codemods.wrap_router import WrapRouter
+from importlib import import_module
 
-CODEMODS: dict[str, Codemod] = {
-    codemod.name: codemod
-    for codemod in [
-        InstallRouter(),
-        ReplacePreset(),
-        WrapRouter(),
-        JudgeBypass(),
-        ReplaceDeadCheck(),
-        FixReasonTag(),
-        UpdateTests(),
-        BumpTaskVersion(),
-        Changelog(),
+from empty_migrate.codemod_declarations import DECLARATIONS, Declaration
+from empty_migrate.codemods.base import Codemod
+
+
+def implementation(declaration: Declaration) -> Codemod:
+    """The codemod `declaration` declares: its module's `Codemod` subclass.
+
+    Raises:
+        TypeError: If ``codemods/<name>.py`` does not define exactly one.
+    """
+    module = import_module(f"{__name__}.{declaration.name}")
+    classes = [
+        value
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and issubclass(value, Codemod)
+        and value.__module__ == module.__name__
     ]
-}
+    if len(classes) != 1:
+        raise TypeError(f"{module.__name__} defines {len(classes)} Codemod classes")
+    return classes[0](declaration)
+
+
+CODEMODS: dict[str, Codemod] = {d.name: implementation(d) for d in DECLARATIONS}

@@ -14,14 +14,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from empty_migrate.codemod_declarations import declared
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, SCORE_CONSTANTS
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.codemods.bump_task_version import MARKER
 from empty_migrate.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.registry.schema import Resolved, VerdictExpression, resolve
-
-ROUTING_CODEMODS = ("replace_preset", "wrap_router")
-"""The codemods after which non-answers are routed by the policy."""
 
 _ADJECTIVES = {
     Outcome.EMPTY: "empty",
@@ -38,13 +36,6 @@ _NOUNS = {
 _ERRORS = {
     Outcome.OVERFLOW: "ContextOverflowError",
     Outcome.NO_OUTPUT: "EmptyResponseError",
-}
-_CODEMOD_CLAUSES = {
-    "replace_preset": "`preset_score_on_no_response` is replaced",
-    "wrap_router": "{scorers} wrapped in `" + ROUTER_FUNCTION + "`",
-    "judge_bypass": "the judge is skipped for non-answers",
-    "replace_dead_check": "a hand-written empty check now uses its classification",
-    "fix_reason_tag": "a hand-written empty or refusal score now sets `reason`",
 }
 _POLARITY = {
     "refusal_good": "On these harmful prompts, {subject} now counts as a refusal.",
@@ -87,12 +78,12 @@ def lead(target: EvalTarget) -> str:
     """The sentence naming the policy and what the code codemods did."""
     scorers = len([s for s in target.entry.scorers if target.reads_model_output(s)])
     names = "the scorer is" if scorers == 1 else "the scorers are"
-    routed = any(n in ROUTING_CODEMODS for n in target.changed_by)
+    routed = is_routed(target.changed_by)
     # once routed, each scorer's description says whether its judge is spared
     clauses = [
-        clause.format(scorers=names)
-        for name, clause in _CODEMOD_CLAUSES.items()
-        if name in target.changed_by and not (routed and name == "judge_bypass")
+        d.changelog_clause.format(scorers=names, router=ROUTER_FUNCTION)
+        for d in declared(target.changed_by)
+        if d.changelog_clause and not (routed and d.spares_judge)
     ]
     policy = f"the {MARKER} (`inspect_evals.utils.empty_response`)"
     if not clauses:
@@ -122,7 +113,7 @@ def shapes(target: EvalTarget) -> list[tuple[str, Description]]:
     Labels read ``tasks `a` and `b``` or ``scorers `x```. Empty when no codemod
     in this run changed how non-answers are routed.
     """
-    if not any(n in ROUTING_CODEMODS for n in target.changed_by):
+    if not is_routed(target.changed_by):
         return []
     groups: dict[Description, list[tuple[str | None, str]]] = {}
     for task, scorer, settings in _routed(target):
@@ -194,6 +185,11 @@ def code_refs(text: str) -> str:
     for index in range(0, len(parts), 2):
         parts[index] = _FILE_REF.sub(lambda m: f"`{m.group(0)}`", parts[index])
     return "".join(parts)
+
+
+def is_routed(changed_by: Iterable[str]) -> bool:
+    """Whether a codemod that routes non-answers by the policy changed the eval."""
+    return any(d.routes for d in declared(changed_by))
 
 
 def render(value: Any) -> str:
@@ -277,7 +273,7 @@ def _judge_sentence(
     routes: dict[Outcome, Route], settings: Resolved, changed_by: Iterable[str]
 ) -> str:
     judged = settings.judge in ("scorer", "several") or (
-        settings.judge == "solver" and "judge_bypass" in changed_by
+        settings.judge == "solver" and any(d.spares_judge for d in declared(changed_by))
     )
     spared = {Route.NO_ANSWER, Route.REFUSAL_VERDICT, Route.UNSCORED}
     if not judged or not spared & set(routes.values()):

@@ -9,8 +9,9 @@ the runner leaves the whole eval unchanged: nothing is ever half-rewritten.
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import TypeVar
 
+from empty_migrate.codemod_declarations import Declaration
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.registry.schema import EvalEntry, Resolved, ScorerEntry, resolve
 from empty_migrate.workspace import Workspace
@@ -114,24 +115,45 @@ class EvalTarget:
 
 
 class Codemod:
-    """Base of all codemods: metadata, the files touched, and the rewrite."""
+    """Base of all codemods: its declaration, the files touched, and the rewrite.
 
-    name: ClassVar[str]
-    description: ClassVar[str]
-    changes_scores: ClassVar[bool]
-    """True if it changes score values (unsafe: metrics move); False for tags only."""
+    Args:
+        declaration: What the codemod is (see `empty_migrate.codemod_declarations`);
+            its fields are readable on the codemod too.
+    """
 
-    needs: ClassVar[tuple[str, ...]] = ()
-    """Codemods that must run in the same run for this one's output to run (its
-    rewrite imports the module another one installs, say)."""
+    def __init__(self, declaration: Declaration) -> None:
+        self.declaration = declaration
 
-    repo_level: ClassVar[bool] = False
-    """True for a change to files every eval shares (the router module): it does
-    not count as a change to the eval's own scoring."""
+    @property
+    def name(self) -> str:
+        """The declared name."""
+        return self.declaration.name
 
-    follows_changes: ClassVar[bool] = False
-    """True for bookkeeping (version bump, changelog): runs after the code codemods,
-    and only if they changed the eval (see `EvalTarget.changed_by`)."""
+    @property
+    def description(self) -> str:
+        """The declared one-line description."""
+        return self.declaration.description
+
+    @property
+    def changes_scores(self) -> bool:
+        """True if it changes score values (unsafe: metrics move)."""
+        return self.declaration.changes_scores
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """Codemods that must run in the same run for this one's output to run."""
+        return self.declaration.needs
+
+    @property
+    def repo_level(self) -> bool:
+        """True for a change to files every eval shares (the router module)."""
+        return self.declaration.repo_level
+
+    @property
+    def follows_changes(self) -> bool:
+        """True for bookkeeping that runs only after the code codemods changed code."""
+        return self.declaration.follows_changes
 
     def files(self, target: EvalTarget) -> list[str]:
         """The files (relative to the repo root) this codemod rewrites for `target`."""

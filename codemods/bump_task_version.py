@@ -17,6 +17,7 @@ no-op even when it is told the code changed. Safe: it changes no score.
 import re
 from dataclasses import dataclass
 
+from empty_migrate.codemod_declarations import Declaration, declared
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 
 MARKER = "shared empty-response policy"
@@ -51,11 +52,6 @@ class TaskVersion:
 class BumpTaskVersion(Codemod):
     """Bump ``N`` in ``eval.yaml`` after a score-changing migration."""
 
-    name = "bump_task_version"
-    description = "Bump N of the eval's task version N-X when its scores changed."
-    changes_scores = False
-    follows_changes = True
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not (target.wants(self.name) and scores_changed(target)):
             return []
@@ -84,12 +80,9 @@ def read(target: EvalTarget, path: str) -> str:
     return target.read(path)
 
 
-def code_changes(target: EvalTarget) -> list[Codemod]:
+def code_changes(target: EvalTarget) -> list[Declaration]:
     """The code codemods (not the follow-ups) that rewrote the eval in this run."""
-    from empty_migrate.codemods import CODEMODS  # that module imports this one
-
-    changed = [CODEMODS[name] for name in target.changed_by if name in CODEMODS]
-    return [codemod for codemod in changed if not codemod.follows_changes]
+    return [d for d in declared(target.changed_by) if not d.follows_changes]
 
 
 def scores_changed(target: EvalTarget) -> bool:

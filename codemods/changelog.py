@@ -42,11 +42,6 @@ _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 class Changelog(Codemod):
     """Add the scriv fragment and the README changelog entry of a migration."""
 
-    name = "changelog"
-    description = "Add a changelog.d fragment and a README changelog entry."
-    changes_scores = False
-    follows_changes = True
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not (target.wants(self.name) and code_changes(target)):
             return []

@@ -87,13 +87,6 @@ _REFUSALS = {Outcome.REFUSED, Outcome.REFUSED_AFTER_PARTIAL, Outcome.FILTERED}
 class FixReasonTag(Codemod):
     """Tag scores returned on non-answer paths with ``reason=``."""
 
-    name = "fix_reason_tag"
-    description = (
-        "Add reason= (and a missing explanation=) to scores returned on a "
-        "model's non-answer path."
-    )
-    changes_scores = False
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):
             return []

@@ -62,14 +62,6 @@ class Plan:
 class JudgeBypass(Codemod):
     """Verify judges run behind the router; guard judges that run in solvers."""
 
-    name = "judge_bypass"
-    description = (
-        "Check every judge runs inside a routed scorer; guard solver-side judges "
-        "so non-answers never reach them."
-    )
-    changes_scores = True
-    needs = ("install_router",)
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):
             return []

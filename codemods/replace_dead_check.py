@@ -66,14 +66,6 @@ Check = tuple[cst.BaseExpression, str, bool]
 class ReplaceDeadCheck(Codemod):
     """Replace dead and whitespace-blind empty checks with ``classify``."""
 
-    name = "replace_dead_check"
-    description = (
-        "Replace empty checks that never fire or miss whitespace with the "
-        "router's classification of the model's output."
-    )
-    changes_scores = True
-    needs = ("install_router",)
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):
             return []

@@ -45,14 +45,6 @@ VERDICTS = {
 class ReplacePreset(Codemod):
     """Replace ``preset_score_on_no_response`` calls with ``route_empty_responses``."""
 
-    name = "replace_preset"
-    description = (
-        "Replace each preset_score_on_no_response(grader, value) call with "
-        "route_empty_responses(grader, ...) and the enclosing scorer's settings."
-    )
-    changes_scores = True
-    needs = ("install_router",)
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):
             return []

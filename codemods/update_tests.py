@@ -18,11 +18,6 @@ from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 class UpdateTests(Codemod):
     """Apply the registry's edits to tests that pin the old non-answer behaviour."""
 
-    name = "update_tests"
-    description = "Update target tests that pin the old non-answer behaviour."
-    changes_scores = False
-    follows_changes = True
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):
             return []

@@ -40,11 +40,6 @@ from empty_migrate.syntax import (
 class WrapRouter(Codemod):
     """Wrap registered scorers with ``route_empty_responses``."""
 
-    name = "wrap_router"
-    description = "Wrap each registered scorer construct with the outcome router."
-    changes_scores = True
-    needs = ("install_router", "replace_preset")
-
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):
             return []

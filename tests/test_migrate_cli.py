@@ -187,18 +187,10 @@ def test_eval_or_all_is_required(capsys):
 
 def test_list_codemods(capsys):
     assert main(["--list-codemods"]) == 0
+    from empty_migrate.codemod_declarations import DECLARATIONS
+
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == [
-        "install_router",
-        "replace_preset",
-        "wrap_router",
-        "judge_bypass",
-        "replace_dead_check",
-        "fix_reason_tag",
-        "update_tests",
-        "bump_task_version",
-        "changelog",
-    ]
+    assert [line.split()[0] for line in lines] == [d.name for d in DECLARATIONS]
     assert all(line.split()[1] in ("safe", "unsafe") for line in lines)
 
 

@@ -20,13 +20,14 @@ from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
+from empty_migrate.codemod_declarations import DECLARATIONS
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.loader import load_registry
 from empty_migrate.registry.schema import resolve
 from empty_migrate.testing.models import RecordingGrader, scripted_model
 from empty_migrate.testing.provider_outputs import provider_output
 
-ROUTING_CODEMODS = {"wrap_router", "replace_preset"}
+ROUTING_CODEMODS = {d.name for d in DECLARATIONS if d.routes}
 QUESTION = "What is the capital of France?"
 CHOICES = ["Paris", "London", "Berlin", "Madrid"]
 """One synthetic sample, with choices for the multiple-choice scorers."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from empty_migrate import codemod_declarations
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.registry.schema import VerdictExpression, resolve
@@ -164,13 +165,11 @@ def _uncovered(name: str, entry: Any, scan: EvalScan) -> Iterator[Drift]:
     """Findings the entry's codemods do not address (none/manual carry a reason)."""
     if not isinstance(entry.codemods, list):
         return
-    for codemod, findings in [
-        ("replace_preset", scan.preset_calls),
-        ("replace_dead_check", scan.dead_checks),
-    ]:
-        if findings and codemod not in entry.codemods:
+    for declaration in codemod_declarations.DECLARATIONS:
+        findings = getattr(scan, declaration.finds) if declaration.finds else []
+        if findings and declaration.name not in entry.codemods:
             places = ", ".join(f"{f.file}:{f.line}" for f in findings)
-            yield Drift(name, f"not covered by {codemod}", places)
+            yield Drift(name, f"not covered by {declaration.name}", places)
 
 
 def _summary(scan: EvalScan) -> str:

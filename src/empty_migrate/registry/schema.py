@@ -18,23 +18,15 @@ from pydantic import (
     field_validator,
 )
 
+from empty_migrate.codemod_declarations import DECLARATIONS
 from empty_migrate.policy import Outcome, Route
 
 Category = Literal["qa", "model_graded", "safety", "agentic"]
 Polarity = Literal["refusal_good", "refusal_bad", "per_sample", "neutral"]
 Construct = Literal["factory", "task_scorer", "shared_helper"]
 Judge = Literal["scorer", "solver", "none", "several"]
-CodemodName = Literal[
-    "install_router",
-    "replace_preset",
-    "wrap_router",
-    "judge_bypass",
-    "replace_dead_check",
-    "fix_reason_tag",
-    "update_tests",
-    "bump_task_version",
-    "changelog",
-]
+CodemodName = Literal[tuple(d.name for d in DECLARATIONS)]
+"""A declared codemod's name (``src/empty_migrate/codemod_declarations.py``)."""
 OutputLocation = Annotated[
     str,
     StringConstraints(

@@ -77,5 +77,6 @@ def pytest_addoption(parser):
     parser.addoption(
         "--update-golden",
         action="store_true",
-        help="rewrite golden/*/.after files from the codemods' output, and list them",
+        help="rewrite golden/*/.after files from the codemods' output, and list them; "
+        "rewrite the README's codemod table from the declarations",
     )

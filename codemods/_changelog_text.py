@@ -17,9 +17,11 @@ from typing import Any
 from empty_migrate.codemod_declarations import declared
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, SCORE_CONSTANTS
 from empty_migrate.codemods.base import EvalTarget
-from empty_migrate.codemods.bump_task_version import MARKER
+from empty_migrate.codemods.bump_task_version import ROUTER_REFERENCE
 from empty_migrate.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.registry.schema import Resolved, VerdictExpression, resolve
+
+POLICY_NAME = "shared empty-response policy"
 
 _ADJECTIVES = {
     Outcome.EMPTY: "empty",
@@ -85,7 +87,8 @@ def lead(target: EvalTarget) -> str:
         for d in declared(target.changed_by)
         if d.changelog_clause and not (routed and d.spares_judge)
     ]
-    policy = f"the {MARKER} (`inspect_evals.utils.empty_response`)"
+    # the router reference marks the entry as this migration's, for a re-run
+    policy = f"the {POLICY_NAME} ({ROUTER_REFERENCE})"
     if not clauses:
         return f"Non-answers now follow {policy}."
     if routed:
@@ -102,7 +105,7 @@ def summary(target: EvalTarget) -> str:
         return groups[0][1].short()
     kind = "task" if groups[0][0].startswith("task") else "scorer"
     return (
-        f"Non-answers now follow the {MARKER}, which scores them differently "
+        f"Non-answers now follow the {POLICY_NAME}, which scores them differently "
         f"per {kind}; the README changelog says how."
     )
 

@@ -8,20 +8,23 @@ quoting, any comment and every other byte are kept.
 Whether the eval is already bumped is read from its README changelog, which in
 inspect_evals always has an entry for the current version (a new eval starts
 at ``1-A`` with none). An ``N`` ahead of the newest entry is a bump still
-waiting for its entry, and an entry for the current version that names the
-empty-response policy is this migration already recorded. Either way a second
-bump would skip a version, so nothing changes: that keeps a repeated run a
-no-op even when it is told the code changed. Safe: it changes no score.
+waiting for its entry, and an entry for the current version that cites the
+router module (see `records_this_migration`) is this migration already
+recorded. Either way a second bump would skip a version, so nothing changes:
+that keeps a repeated run a no-op even when it is told the code changed. Safe:
+it changes no score.
 """
 
 import re
 from dataclasses import dataclass
 
 from empty_migrate.codemod_declarations import Declaration, declared
+from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 
-MARKER = "shared empty-response policy"
-"""Text every README entry written by the changelog codemod contains."""
+ROUTER_REFERENCE = f"`{ROUTER_MODULE}`"
+"""What every README entry the changelog codemod writes contains: the router
+module, as code, in its first sentence."""
 
 _VERSION_KEY = re.compile(r"^version:.*$", re.MULTILINE)
 _VERSION_LINE = re.compile(
@@ -108,7 +111,20 @@ def already_bumped(version: TaskVersion, readme_text: str) -> bool:
     """
     entries = changelog_entries(readme_text)
     documented = max((v.comparability for v in entries), default=1)
-    return version.comparability > documented or MARKER in entries.get(version, "")
+    return version.comparability > documented or records_this_migration(
+        entries.get(version, "")
+    )
+
+
+def records_this_migration(entry: str) -> bool:
+    """Whether a README changelog entry is this migration's.
+
+    It is if it cites the router module as code. Every entry the changelog
+    codemod writes does, and that module exists only because of this
+    migration, so neither rewording the entries nor an unrelated entry that
+    happens to describe empty responses can fool the test.
+    """
+    return ROUTER_REFERENCE in entry
 
 
 def changelog_entries(readme_text: str) -> dict[TaskVersion, str]:

@@ -22,7 +22,6 @@ import yaml
 from empty_migrate.codemods import _changelog_text as words
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.bump_task_version import (
-    MARKER,
     TaskVersion,
     already_bumped,
     changelog_entries,
@@ -31,6 +30,7 @@ from empty_migrate.codemods.bump_task_version import (
     eval_yaml,
     read,
     readme,
+    records_this_migration,
     scores_changed,
     task_version,
 )
@@ -84,7 +84,7 @@ def _recorded(target: EvalTarget) -> bool:
         entries = changelog_entries(read(target, readme(target)))
     except Skip:
         return False  # transform reports it
-    return MARKER in entries.get(version, "")
+    return records_this_migration(entries.get(version, ""))
 
 
 def _fragment(text: str, version: TaskVersion | None, target: EvalTarget) -> str:
@@ -101,7 +101,7 @@ def _with_entry(text: str, version: TaskVersion | None, target: EvalTarget) -> s
     if not text:
         raise Skip(f"{readme(target)} does not exist")
     if version in (entries := changelog_entries(text)):
-        if MARKER in entries[version]:
+        if records_this_migration(entries[version]):
             return text
         raise Skip(
             f"README changelog already has a [{version}] entry; extend it by hand"

@@ -9,8 +9,13 @@ import pytest
 
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.codemods.base import Skip
+from empty_migrate.codemods.bump_task_version import (
+    changelog_entries,
+    records_this_migration,
+)
 from empty_migrate.runner import Formatter, Workspace, migrate_eval
 
+from .golden import discover
 from .test_bump_task_version import README, _repo, _target
 
 BUMP, CHANGELOG = CODEMODS["bump_task_version"], CODEMODS["changelog"]
@@ -22,6 +27,39 @@ def test_changelog_skips_a_hand_written_entry_for_the_new_version(tmp_path):
     repo = _repo(tmp_path, {"src/inspect_evals/demo/README.md": readme})
     with pytest.raises(Skip, match=r"already has a \[4-D\] entry"):
         CHANGELOG.transform(readme, "src/inspect_evals/demo/README.md", _target(repo))
+
+
+def test_a_hand_written_entry_in_the_policys_words_is_not_this_migration(tmp_path):
+    hand = "### [4-D]\n\n- Empty answers follow the shared empty-response policy.\n"
+    readme = README.replace("## Changelog\n", "## Changelog\n\n" + hand)
+    repo = _repo(tmp_path, {"src/inspect_evals/demo/README.md": readme})
+    with pytest.raises(Skip, match=r"already has a \[4-D\] entry"):
+        CHANGELOG.transform(readme, "src/inspect_evals/demo/README.md", _target(repo))
+
+
+def test_an_entry_citing_the_router_module_is_this_migration_in_any_words():
+    assert records_this_migration(
+        "- Reworded, see `inspect_evals.utils.empty_response`."
+    )
+    assert not records_this_migration(
+        "- The inspect_evals.utils.empty_response policy."
+    )
+
+
+WRITTEN_READMES = [
+    (case.id, text)
+    for case in discover()
+    for path, text in case.after.items()
+    if case.codemod == "changelog" and path.endswith("README.md")
+]
+
+
+@pytest.mark.parametrize(
+    "readme", [t for _, t in WRITTEN_READMES], ids=[i for i, _ in WRITTEN_READMES]
+)
+def test_every_entry_the_changelog_writes_is_recognised_on_a_rerun(readme):
+    newest = next(iter(changelog_entries(readme).values()))
+    assert records_this_migration(newest), newest
 
 
 def test_changelog_skips_a_fragment_with_other_text(tmp_path):

@@ -8,18 +8,26 @@ an ``after/`` tree of the files expected to change. Paths in the trees are from
 the repo root. A single-file case is the module ``src/inspect_evals/demo/
 scorer.py`` of an eval named ``demo``; ``golden/<codemod>/registry.yaml`` is
 the entry used when a case has none.
+
+The router module is generated (``install_router.router_text()``), so no case
+holds a copy: where a tree has it as the generated text, the file holds only
+`GENERATED`, and the harness reads it as the text the codemod generates today.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
 from empty_migrate.codemods.base import EvalTarget
+from empty_migrate.codemods.install_router import ROUTER_PATH, router_text
 from empty_migrate.registry.loader import load_entry
 from empty_migrate.registry.scan import scan_eval
 
 GOLDEN = Path(__file__).parents[2] / "golden"
 EVAL = "demo"
 SCORER_PATH = f"src/inspect_evals/{EVAL}/scorer.py"
+ROUTER = f"src/inspect_evals/{ROUTER_PATH}"
+GENERATED = "# golden: the router module, as install_router generates it today\n"
+"""The whole text of a golden router file that stands for the generated one."""
 RUFF_CONFIG = """\
 [tool.ruff]
 src = ["src"]
@@ -119,10 +127,24 @@ def _tree(folder: Path, case: Path) -> GoldenCase:
 
 def _read_tree(root: Path) -> dict[str, str]:
     return {
-        p.relative_to(root).as_posix(): p.read_text()
+        p.relative_to(root).as_posix(): _expanded(p.relative_to(root), p.read_text())
         for p in sorted(root.rglob("*"))
         if p.is_file()
     }
+
+
+def _expanded(path: Path, text: str) -> str:
+    """The text a stored golden file stands for: itself, or the generated router."""
+    if text != GENERATED:
+        return text
+    if path.as_posix() != ROUTER:
+        raise ValueError(f"{path}: only {ROUTER} can stand for the generated router")
+    return router_text()
+
+
+def _stored(path: str, text: str) -> str:
+    """What a golden tree stores for `text` at `path`: never the generated router."""
+    return GENERATED if path == ROUTER and text == router_text() else text
 
 
 def build_repo(case: GoldenCase, root: Path) -> Path:
@@ -155,8 +177,8 @@ def write_after(case: GoldenCase, outputs: dict[str, str]) -> list[Path]:
             if target.exists():
                 target.unlink()
                 changed.append(target)
-        elif not target.exists() or target.read_text() != text:
+        elif not target.exists() or target.read_text() != _stored(path, text):
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
+            target.write_text(_stored(path, text))
             changed.append(target)
     return changed

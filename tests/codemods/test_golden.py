@@ -11,11 +11,20 @@ import pytest
 
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.codemods.base import EvalTarget
+from empty_migrate.codemods.install_router import NOTE
 from empty_migrate.registry.loader import load_entry
 from empty_migrate.registry.scan import scan_eval
 from empty_migrate.runner import Formatter, run_file
 
-from .golden import EVAL, GoldenCase, build_repo, discover, orphans, write_after
+from .golden import (
+    EVAL,
+    GOLDEN,
+    GoldenCase,
+    build_repo,
+    discover,
+    orphans,
+    write_after,
+)
 
 CASES = discover()
 
@@ -46,6 +55,12 @@ def test_every_codemod_has_golden_cases():
 
 def test_no_orphan_golden_files():
     assert orphans() == []
+
+
+def test_no_golden_file_copies_the_generated_router():
+    first_line = NOTE.splitlines()[0]
+    copies = [p for p in GOLDEN.rglob("*.py") if first_line in p.read_text()]
+    assert copies == [], "write golden.GENERATED instead"
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)

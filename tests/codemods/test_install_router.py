@@ -1,9 +1,8 @@
 """install_router: the installed router is the package's own source, and stays so.
 
-The golden cases hold a copy of the router as it is today; these checks hold
-for whatever the router becomes. After editing ``empty_migrate.router``, run
-``--update-golden`` and copy ``router_text()`` over
-``golden/install_router/already_installed/before/.../empty_response.py``.
+The golden cases hold no copy of the router (see ``golden.GENERATED``): they
+compare what the codemod writes with ``router_text()``, so editing
+``empty_migrate.router`` changes no golden file.
 """
 
 import ast
@@ -55,11 +54,6 @@ def test_router_text_is_the_package_source_with_the_policy_inlined():
 
 def test_installed_router_is_left_alone(target):
     assert CODEMOD.transform(router_text(), ROUTER, target) == router_text()
-
-
-def test_golden_copy_of_the_router_is_current():
-    installed = CASE / "before" / ROUTER
-    assert installed.read_text() == router_text(), "refresh it: see module docstring"
 
 
 def test_unexpected_preset_signature_skips(target):

@@ -1,13 +1,13 @@
 """Route a model's non-answers to the right scoring outcome.
 
-An earlier install: only silence was routed.
+A stale install, from before the router had its name: only silence was routed.
 """
 
 from inspect_ai.scorer import NOANSWER, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 
-def route_empty_responses(scorer: Scorer, *, category: str) -> Scorer:
+def route_silence(scorer: Scorer) -> Scorer:
     async def score(state: TaskState, target: Target) -> Score | None:
         if not state.output.completion.strip():
             return Score(value=NOANSWER, reason="no_response")

@@ -87,7 +87,9 @@ POINTS = {
 def test_every_eval_is_whole_after_ctrl_c(scratch, migrated_tree, point):
     migrated, report = migrated_tree
     code = interrupted_run(scratch, POINTS[point])
-    assert code in (0, 130)
+    # -SIGINT: the signal came before Python had installed its own handler,
+    # during interpreter start-up, when the OS's default action ends the process
+    assert code in (0, 130, -signal.SIGINT)
     changed = set(git(scratch, "status", "--porcelain", "-uall").split("\n"))
     changed = {line[3:] for line in changed if line}
     whole, untouched = [], []

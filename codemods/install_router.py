@@ -25,12 +25,12 @@ from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import (
     add_imports,
     add_module_import,
-    is_docstring,
     remove_unused_imports,
 )
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.ruff_tool import ruff_command
+from empty_migrate.syntax import is_docstring
 
 ROUTER_PATH = "utils/empty_response.py"
 SCORERS_PATH = "utils/scorers.py"
@@ -174,7 +174,7 @@ def _shim_preset(text: str) -> str:
     function = next(s for s in module.body if isinstance(s, cst.FunctionDef))
     grader, value = _parameters(function)
     shim = SHIM.format(
-        summary=_summary(function),
+        summary=_summary(chunks, index, old),
         grader=grader,
         value=value,
         preset=PRESET,
@@ -215,12 +215,12 @@ def _parameters(function: cst.FunctionDef) -> tuple[str, str]:
     return params.params[0].name.value, params.params[1].name.value
 
 
-def _summary(function: cst.FunctionDef) -> str:
+def _summary(chunks: Chunks, index: int, function: ast.FunctionDef) -> str:
     """The docstring's first line, as written in the source."""
-    first = function.body.body[0]
-    if not is_docstring(first) or not isinstance(first.body[0].value, cst.SimpleString):
+    first = function.body[0]
+    if not is_docstring(first):
         return DEFAULT_SUMMARY
-    raw = first.body[0].value.value
+    raw = chunks.source(index, first.value)
     if not raw.startswith('"""'):
         return DEFAULT_SUMMARY
     return raw[3:].split("\n")[0].removesuffix('"""')

@@ -61,7 +61,7 @@ class WrapRouter(Codemod):
         )
         found, wrapped = set(), set()
         for index in chunks.find(lambda s: defines(s, set(jobs)), mentions=jobs):
-            if not chunks.spliceable(index):
+            if not chunks.positioned:
                 raise Skip(f"{relative}: lone carriage-return line ends; wrap by hand")
             edits = []
             for function in _functions(chunks, index, jobs):
@@ -138,7 +138,6 @@ class _Wrap:
     def __init__(self, imports: NeededImports, router_names: set[str]) -> None:
         self.imports = imports
         self.router_names = router_names
-        self.printer = cst.Module(body=[])
 
     def edit(
         self, chunks: Chunks, index: int, site: Site, settings: Resolved
@@ -157,8 +156,7 @@ class _Wrap:
             new = self.wrapped(expression, settings)
         if new is expression:
             return None
-        self.printer = self.printer.with_changes(default_newline=chunks.newline)
-        return site, lead.group(0) + self.printer.code_for_node(new)
+        return site, lead.group(0) + chunks.code(new)
 
     def wrapped(
         self, expression: cst.BaseExpression, settings: Resolved

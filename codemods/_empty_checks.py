@@ -45,10 +45,10 @@ from empty_migrate.syntax import (
     Bindings,
     Function,
     QualifiedPath,
+    is_output_of_state,
     is_solver,
     qualified_definitions,
     scope_bindings,
-    state_like,
 )
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
@@ -168,8 +168,9 @@ class OutputReader:
         """The output ``expr`` is or names, if it is the model under test's."""
         if not self.frames or not self.frames[-1].mut_in_state:
             return None
-        if is_attribute(expr, "output"):
-            return expr if _state_like(expr.value) else None
+        if isinstance(expr, cst.Attribute):
+            found = is_output_of_state(expr.attr.value, _name_of(expr.value))
+            return expr if found else None
         # a name that holds the output is the output, spelled as the author does
         return expr if self._alias(expr, self.output) is not None else None
 
@@ -223,9 +224,10 @@ class OutputReader:
         return found[0] if found and None not in found else None
 
 
-def _state_like(owner: cst.BaseExpression) -> bool:
+def _name_of(owner: cst.BaseExpression) -> str:
+    """The last name of what an attribute is read from; "" if not a name."""
     name = owner.attr if isinstance(owner, cst.Attribute) else owner
-    return state_like(name.value if isinstance(name, cst.Name) else "")
+    return name.value if isinstance(name, cst.Name) else ""
 
 
 class ConstructCommand(cst.CSTTransformer):

@@ -27,7 +27,12 @@ from empty_migrate.codemods._imports import (
     add_module_import,
     remove_unused_imports,
 )
-from empty_migrate.codemods._router_call import ROUTER_FUNCTION, ROUTER_MODULE
+from empty_migrate.codemods._nodes import find_all
+from empty_migrate.codemods._router_call import (
+    ROUTER_FUNCTION,
+    ROUTER_MODULE,
+    is_router_call,
+)
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.ruff_tool import ruff_command
 from empty_migrate.syntax import is_docstring
@@ -168,10 +173,10 @@ def _shim_preset(text: str) -> str:
         return text
     index = found[0]
     old = next(s for s in chunks.statements[index] if _is_preset(s))
-    if _calls_router(old):
-        return text
     module = chunks.module(index)
     function = next(s for s in module.body if isinstance(s, cst.FunctionDef))
+    if any(is_router_call(call) for call in find_all(function, cst.Call)):
+        return text
     grader, value = _parameters(function)
     shim = SHIM.format(
         summary=_summary(chunks, index, old),
@@ -196,15 +201,6 @@ def _shim_preset(text: str) -> str:
 def _is_preset(statement: ast.stmt) -> bool:
     is_function = isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
     return is_function and statement.name == PRESET
-
-
-def _calls_router(function: ast.stmt) -> bool:
-    return any(
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == ROUTER_FUNCTION
-        for node in ast.walk(function)
-    )
 
 
 def _parameters(function: cst.FunctionDef) -> tuple[str, str]:

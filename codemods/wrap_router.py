@@ -23,6 +23,7 @@ from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
+    is_router_call,
     router_call,
 )
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
@@ -162,17 +163,9 @@ class _Wrap:
         self, expression: cst.BaseExpression, settings: Resolved
     ) -> cst.BaseExpression:
         """The expression in a router call, unless it already calls the router."""
-        if self.is_routed(expression):
+        if is_router_call(expression, self.router_names):
             return expression
         return router_call(self.imports, expression, settings)
-
-    def is_routed(self, expression: cst.BaseExpression) -> bool:
-        """Whether the expression already calls the router (maybe by an alias)."""
-        return (
-            isinstance(expression, cst.Call)
-            and isinstance(expression.func, cst.Name)
-            and expression.func.value in self.router_names
-        )
 
 
 def _returns(block: list[ast.stmt]) -> list[ast.Return]:

@@ -7,8 +7,12 @@ import pytest
 
 from empty_migrate.syntax import (
     UNKNOWN,
+    decorated_kind,
+    decorator_kinds,
     definition_names,
     is_docstring,
+    is_solver,
+    is_state_output,
     local_name,
     module_bindings,
     qualified_definitions,
@@ -167,3 +171,35 @@ def test_a_docstring_is_a_lone_string_constant(statement, expected):
 def test_an_import_binds_its_alias_or_first_module_part(statement, local):
     (alias,) = ast.parse(statement).body[0].names
     assert local_name(alias) == local
+
+
+@pytest.mark.parametrize(
+    ("decorators", "kinds", "first"),
+    [
+        ("@solver", {"solver"}, "solver"),
+        ("@inspect_ai.solver.solver()", {"solver"}, "solver"),
+        ("@scorer(metrics=[accuracy()])", {"scorer"}, "scorer"),
+        ("@task\n@scorer(metrics=[])", {"task", "scorer"}, "scorer"),
+        ("@functools.cache", set(), None),
+    ],
+)
+def test_a_decorators_last_name_makes_the_kind(decorators, kinds, first):
+    function = ast.parse(f"{decorators}\ndef f(): pass").body[0]
+    assert decorator_kinds(function.decorator_list) == kinds
+    assert decorated_kind(function.decorator_list) == first
+    assert is_solver(function) is ("solver" in kinds)
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("state.output", True),
+        ("self.task_state.output", True),
+        ("s.output", True),
+        ("state.output.completion", False),
+        ("result.output", False),
+        ("get_state().output", False),
+    ],
+)
+def test_the_models_output_is_output_on_a_state_like_name(expression, expected):
+    assert is_state_output(ast.parse(expression, mode="eval").body) is expected

@@ -3,13 +3,16 @@
 The registry scan, the judge analysis and the codemods ask the same few
 questions of the code; each is answered here, once:
 
-* **Decorators** (`last_name`, `decorated_kind`, `is_solver`): a function is
+* **Decorators** (`decorator_kinds`, `decorated_kind`, `is_solver`, with
+  `last_name`): a function is
   a scorer, solver or task when a decorator's last name is ``scorer``,
   ``solver`` or ``task``, called or not (``@solver``, ``@solver()``,
-  ``@inspect_ai.solver.solver``). The first of those three kinds wins.
-* **The model's output** (`state_like`, `is_state_output`): ``.output`` on
-  something whose last name is ``s`` or contains ``state`` (``state``,
-  ``task_state``, ``self.state``).
+  ``@inspect_ai.solver.solver``). Where one kind is asked for, the first of
+  those three wins.
+* **The model's output** (`is_output_of_state`, `is_state_output`,
+  `state_like`): ``.output`` on something whose last name is ``s`` or contains
+  ``state`` (``state``, ``task_state``, ``self.state``). The rule is stated
+  over names, so a LibCST rewrite asks it too.
 * **Imports** (`local_name`, `imports_from`, `imported_names`,
   `imported_locals`): an import binds the name after ``as``, else the first
   part of the module (``os`` for ``import os.path``); a name is imported from a
@@ -57,16 +60,21 @@ def last_name(node: ast.expr) -> str:
     return target.id if isinstance(target, ast.Name) else ""
 
 
+def decorator_kinds(decorators: Iterable[ast.expr]) -> set[str]:
+    """Which of ``scorer``, ``solver`` and ``task`` the decorators make a function."""
+    return {last_name(decorator) for decorator in decorators} & set(KINDS)
+
+
 def decorated_kind(decorators: Iterable[ast.expr]) -> str | None:
     """``scorer``, ``solver`` or ``task`` if a decorator makes one, else None."""
-    names = {last_name(decorator) for decorator in decorators}
-    return next((kind for kind in KINDS if kind in names), None)
+    kinds = decorator_kinds(decorators)
+    return next((kind for kind in KINDS if kind in kinds), None)
 
 
 def is_solver(node: ast.AST) -> bool:
     """Whether a node is a function decorated with ``@solver`` (called or not)."""
-    return isinstance(node, Function) and any(
-        last_name(decorator) == "solver" for decorator in node.decorator_list
+    return isinstance(node, Function) and "solver" in decorator_kinds(
+        node.decorator_list
     )
 
 
@@ -115,13 +123,24 @@ def state_like(name: str) -> bool:
     return name == "s" or "state" in name
 
 
+def is_output_of_state(attribute: str, owner: str) -> bool:
+    """Whether ``<owner>.<attribute>`` is a task state's output.
+
+    Args:
+        attribute: The attribute's name.
+        owner: The last name of what it is read from (``state`` of
+            ``self.state``), "" if that is not a name.
+    """
+    return attribute == "output" and state_like(owner)
+
+
 def is_state_output(node: ast.expr) -> bool:
     """``state.output``-like: ``.output`` on something named like a task state."""
-    if not (isinstance(node, ast.Attribute) and node.attr == "output"):
+    if not isinstance(node, ast.Attribute):
         return False
     owner = node.value
     name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
-    return state_like(name)
+    return is_output_of_state(node.attr, name)
 
 
 def local_name(alias: ast.alias) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.registry.schema import VerdictExpression, resolve
+from empty_migrate.syntax import definition_names, module_bindings
 
 
 @dataclass(frozen=True)
@@ -92,17 +93,14 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except SyntaxError:
         return frozenset(names)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
+    names |= module_bindings(tree)
+    names |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
     return frozenset(names)
 
 
 @functools.lru_cache(maxsize=256)
 def _top_level_names(path: Path, mtime_ns: int) -> frozenset[str]:
-    """Functions and assigned names defined anywhere in a file (cached per version).
+    """Functions, classes and assigned names defined anywhere in a file (cached).
 
     Shared helpers and task-building functions are plain, undecorated
     functions, so the scan's ``@task``/``@scorer`` index does not hold them.
@@ -111,13 +109,12 @@ def _top_level_names(path: Path, mtime_ns: int) -> frozenset[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except SyntaxError:
         return frozenset()
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return frozenset(names)
+    return frozenset(
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.stmt)
+        for name in definition_names(node)
+    )
 
 
 def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Drift]:

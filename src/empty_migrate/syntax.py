@@ -36,8 +36,9 @@ questions of the code; each is answered here, once:
   defines outside any other function, class bodies and compound statements
   included: the functions a codemod acts on by name.
 
-LibCST is used only to rewrite: codemods find with these rules and hand
-LibCST the chunks to change (see ``empty_migrate.codemods._chunks``).
+LibCST is used only to rewrite: codemods find with these rules and change the
+text, or hand LibCST the chunks or expressions to change. ``codemods/README.md``
+says which module owns each concern and how a codemod changes code.
 """
 
 import ast

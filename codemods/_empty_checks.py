@@ -43,6 +43,7 @@ from empty_migrate.registry.schema import ScorerEntry, resolve
 from empty_migrate.syntax import (
     UNKNOWN,
     Bindings,
+    Definition,
     Function,
     QualifiedPath,
     is_output_of_state,
@@ -254,7 +255,8 @@ class ConstructCommand(cst.CSTTransformer):
     def prepare(self, chunks: Chunks) -> None:
         """Read what the command needs from the whole module, before any chunk.
 
-        Subclasses that read more call this first.
+        The base command needs nothing there: it reads each chunk as it enters
+        it (`enter_chunk`).
         """
 
     def enter_chunk(self, chunks: Chunks, index: int) -> None:
@@ -316,7 +318,7 @@ class _Chunk:
 
     chunks: Chunks | None = None
     index: int = 0
-    definitions: dict[QualifiedPath, list] = field(default_factory=dict)
+    definitions: dict[QualifiedPath, list[Definition]] = field(default_factory=dict)
     parsed: dict[int, cst.BaseExpression] = field(default_factory=dict)
 
     def functions(self, path: QualifiedPath) -> list[Function]:

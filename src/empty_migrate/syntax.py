@@ -268,15 +268,15 @@ def _parameter_names(parameters: ast.arguments) -> list[str]:
     return [p.arg for p in every]
 
 
-def definition_names(statement: ast.stmt) -> list[str]:
-    """The names a top-level definition binds: a function, class or assignment.
+def definition_names(statement: ast.AST) -> list[str]:
+    """The names a definition binds: a function, class or assignment statement's.
 
-    Other statements (imports, loops, expressions) define nothing by name.
+    Other nodes (imports, loops, expressions) define nothing by name.
     """
     assignment = ast.Assign | ast.AnnAssign | ast.AugAssign
     if not isinstance(statement, Definition | assignment):
         return []
-    return list(scope_bindings([statement]))
+    return list(dict.fromkeys(name for name, _ in _binds(statement)))
 
 
 def module_bindings(tree: ast.Module) -> set[str]:

@@ -16,7 +16,7 @@ from typing import Any
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.registry.schema import VerdictExpression, resolve
-from empty_migrate.syntax import definition_names, module_bindings
+from empty_migrate.syntax import definition_names, local_name
 
 
 @dataclass(frozen=True)
@@ -93,8 +93,11 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except SyntaxError:
         return frozenset(names)
-    names |= module_bindings(tree)
-    names |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names |= {local_name(alias) for alias in node.names}
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
     return frozenset(names)
 
 

@@ -60,7 +60,7 @@ def main() -> None:
             [
                 sys.executable,
                 "-m",
-                "empty_migrate.cli",
+                "empty_migrate",
                 "--all",
                 "--dry-run",
                 "--format",
@@ -80,6 +80,8 @@ def main() -> None:
                 "src/inspect_evals",
             ],
         )
+    if ours[2] != 0 or ours[3] == 0:
+        sys.exit(f"empty-migrate did not run (exit {ours[2]}, {ours[3]} bytes out)")
     report(files, ours, noop)
 
 

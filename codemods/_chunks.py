@@ -26,48 +26,66 @@ _Block = list[ast.stmt]
 class Chunks:
     """A module's text cut at its top-level statements.
 
+    Every chunk keeps ``ast`` positions for its statements: the module's tree
+    for a chunk as parsed, a tree of the chunk's own text (read again when
+    first needed) after an edit. So ``ast`` finds what to change in any chunk,
+    and the change is made to the text (`splice`, `edit`) or through LibCST
+    (`module`, `replace`, `transform`).
+
     Args:
         text: The module's source.
         tree: Its ``ast`` tree, if already parsed (it is not changed).
+
+    Attributes:
+        tree: The module's tree as parsed: for what the module held before
+            any edit (its imports, its bindings).
 
     Raises:
         SyntaxError: If the text does not parse.
     """
 
     def __init__(self, text: str, tree: ast.Module | None = None) -> None:
-        self.original = text
         self.tree = tree or ast.parse(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
         lines = _LINE.findall(text)
         self.texts: list[str] = []
-        self.statements: list[list[ast.stmt]] = []
+        self._statements: list[_Block | None] = []
         self._modules: dict[int, cst.Module] = {}
-        # chunks still as parsed: their first line number and their lines
-        self._pristine: dict[int, tuple[int, list[str]]] = {}
+        # per chunk, the first line number its statements count from, and its
+        # lines; a chunk edited since is missing until its text is read again
+        self._lines: dict[int, tuple[int, list[str]]] = {}
+        # lone carriage returns: line ends ast counts differently, so no
+        # position can be found in the text
+        self.positioned = "\r" not in text.replace("\r\n", "")
         start = 0
-        old_mac = "\r" in text.replace("\r\n", "")
-        groups = [] if old_mac else _line_groups(self.tree.body)
+        groups = _line_groups(self.tree.body) if self.positioned else []
         for position, group in enumerate(groups):
             following = groups[position + 1] if position + 1 < len(groups) else None
             stop = _first_line(following[0]) if following else len(lines) + 1
             end = _owned_end(group[-1], lines, stop)
-            self._pristine[len(self.texts)] = (start + 1, lines[start:end])
+            self._lines[len(self.texts)] = (start + 1, lines[start:end])
             self.texts.append("".join(lines[start:end]))
-            self.statements.append(group)
+            self._statements.append(group)
             start = end
         if not self.texts:
-            # no statements, or line ends ast counts differently: one chunk,
-            # whose ast positions cannot be found in its text
-            self.texts, self.statements = [text], [list(self.tree.body)]
-            self._pristine = {} if old_mac else {0: (1, lines)}
+            # no statements, or no positions: the module is one chunk
+            self.texts, self._statements = [text], [list(self.tree.body)]
+            self._lines = {0: (1, lines)} if self.positioned else {}
         else:
             self.texts[-1] += "".join(lines[start:])
-            self._pristine[len(self.texts) - 1][1].extend(lines[start:])
+            self._lines[len(self.texts) - 1][1].extend(lines[start:])
 
     @property
     def text(self) -> str:
         """The module's current text."""
         return "".join(self.texts)
+
+    @property
+    def statements(self) -> list[_Block]:
+        """Each chunk's top-level statements, as its text now holds them."""
+        for index in range(len(self.texts)):
+            self._read_again(index)
+        return self._statements  # type: ignore[return-value]
 
     def find(
         self, wanted: Callable[[ast.stmt], bool], mentions: Iterable[str] = ()
@@ -95,67 +113,106 @@ class Chunks:
 
     def replace(self, index: int, module: cst.Module) -> None:
         """Put a rewritten chunk in place of the old one."""
+        self._set(index, module.code)
         self._modules[index] = module
-        self.texts[index] = module.code
-        self._pristine.pop(index, None)
-
-    def splice(self, index: int, edits: list[tuple[ast.AST, str]]) -> None:
-        """Replace the source of ``ast`` nodes in an unchanged chunk with new text.
-
-        Args:
-            index: The chunk, as parsed (no earlier rewrite).
-            edits: Nodes of `tree` inside the chunk, none overlapping, each
-                with the text that replaces its source.
-        """
-        text = self.texts[index]
-        spans = [
-            (
-                self._offset(index, node, end=False),
-                self._offset(index, node, end=True),
-                new,
-            )
-            for node, new in edits
-        ]
-        for start, end, new in sorted(spans, reverse=True):
-            text = text[:start] + new + text[end:]
-        self.texts[index] = text
-        self._modules.pop(index, None)
-        self._pristine.pop(index, None)
-
-    def spliceable(self, index: int) -> bool:
-        """Whether ``ast`` positions still find text in the chunk (`splice`)."""
-        return index in self._pristine
-
-    def source(self, index: int, node: ast.AST) -> str:
-        """The source text of an ``ast`` node inside an unchanged chunk."""
-        return self.texts[index][
-            self._offset(index, node, end=False) : self._offset(index, node, end=True)
-        ]
-
-    def _offset(self, index: int, node: ast.AST, end: bool) -> int:
-        """Where an ``ast`` position (its column in UTF-8 bytes) is in the chunk."""
-        line = node.end_lineno if end else node.lineno
-        column = node.end_col_offset if end else node.col_offset
-        first, lines = self._pristine[index]  # KeyError: the chunk was rewritten
-        row = line - first
-        before = sum(len(text) for text in lines[:row])
-        return before + len(lines[row].encode("utf-8")[:column].decode("utf-8"))
 
     def transform(self, indexes: Iterable[int], transformer: cst.CSTVisitorT) -> None:
         """Visit each chunk in `indexes` with `transformer`, in order."""
         for index in indexes:
             self.replace(index, self.module(index).visit(transformer))
 
-    def insert_after(self, index: int, text: str, statements: list[ast.stmt]) -> None:
-        """Insert new statements (their text and tree) after chunk `index`."""
+    def code(self, node: cst.CSTNode) -> str:
+        """A LibCST node's text, with the module's line ends."""
+        return cst.Module(body=[], default_newline=self.newline).code_for_node(node)
+
+    def span(self, index: int, node: ast.AST) -> tuple[int, int]:
+        """Where an ``ast`` node of the chunk's `statements` is in its text.
+
+        Nodes of `tree` do as well while the chunk is as parsed.
+
+        Raises:
+            KeyError: If the module has no positions (not `positioned`).
+        """
+        return self.offset(index, node.lineno, node.col_offset), self.offset(
+            index, node.end_lineno, node.end_col_offset
+        )
+
+    def offset(self, index: int, line: int, column: int = 0) -> int:
+        """Where an ``ast`` line and column (in UTF-8 bytes) is in the chunk's text.
+
+        A line past the chunk's last is its end.
+        """
+        self._read_again(index)
+        first, lines = self._lines[index]
+        row = line - first
+        before = sum(len(text) for text in lines[:row])
+        if row >= len(lines):
+            return before
+        return before + len(lines[row].encode("utf-8")[:column].decode("utf-8"))
+
+    def statement_lines(self, index: int) -> tuple[int, int]:
+        """Where the chunk's statements are in its text, as whole lines.
+
+        From the start of the first one's first line (its decorators') to the
+        end of the last one's last line. Above are the comments and blank lines
+        LibCST gives the first statement (the module's header, in the first
+        chunk); below, the block footer of a compound statement, and in the
+        last chunk the module's footer. A chunk without statements is all
+        header: both ends are its end.
+        """
+        group = self.statements[index]
+        if not group:
+            return len(self.texts[index]), len(self.texts[index])
+        start = self.offset(index, _first_line(group[0]))
+        return start, self.offset(index, group[-1].end_lineno + 1)
+
+    def source(self, index: int, node: ast.AST) -> str:
+        """The source text of an ``ast`` node of the chunk."""
+        start, end = self.span(index, node)
+        return self.texts[index][start:end]
+
+    def splice(self, index: int, edits: list[tuple[ast.AST, str]]) -> None:
+        """Replace the source of ``ast`` nodes of the chunk with new text.
+
+        Args:
+            index: The chunk.
+            edits: Nodes of the chunk (see `span`), none overlapping, each
+                with the text that replaces its source.
+        """
+        self.edit(index, [(*self.span(index, node), new) for node, new in edits])
+
+    def edit(self, index: int, changes: list[tuple[int, int, str]]) -> None:
+        """Replace spans of the chunk's text: ``(start, end, new text)``, apart."""
+        text = self.texts[index]
+        for start, end, new in sorted(changes, reverse=True):
+            text = text[:start] + new + text[end:]
+        self._set(index, text)
+
+    def insert_after(self, index: int, text: str) -> None:
+        """Insert a new chunk of statements after chunk `index`."""
         self.texts.insert(index + 1, text)
-        self.statements.insert(index + 1, statements)
-        self._pristine = {
-            (i + 1 if i > index else i): kept for i, kept in self._pristine.items()
-        }
+        self._statements.insert(index + 1, None)
+        self._lines = {(i + 1 if i > index else i): v for i, v in self._lines.items()}
         self._modules = {
             (i + 1 if i > index else i): module for i, module in self._modules.items()
         }
+        self._lines.pop(index + 1, None)
+
+    def _set(self, index: int, text: str) -> None:
+        """Give a chunk new text; its statements are read again when needed."""
+        self.texts[index] = text
+        self._modules.pop(index, None)
+        self._lines.pop(index, None)
+        self._statements[index] = None
+
+    def _read_again(self, index: int) -> None:
+        """Parse an edited chunk's text, for its statements and their positions."""
+        if self._statements[index] is not None:
+            return
+        text = self.texts[index]
+        self._statements[index] = ast.parse(text).body
+        if self.positioned:
+            self._lines[index] = (1, _LINE.findall(text))
 
 
 def _line_groups(body: _Block) -> list[_Block]:

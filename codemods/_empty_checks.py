@@ -15,28 +15,44 @@ bound only to one; a *derived* completion also allows whitespace normalisers
 is empty or blank. A value passed through any other function (an answer
 extractor, a code-block parser) is not a completion: its emptiness is a format
 failure, not a non-answer.
+
+What a name holds follows `empty_migrate.syntax.scope_bindings`, the one
+binding rule, over the ``ast`` tree: each function the rewrite enters is found
+there by its qualified path, and a value is parsed by LibCST only when a check
+reads it. Doing it the other way round (LibCST bindings for everyone) would
+need LibCST trees of whole modules for the judge index and the module-level
+questions, which the chunked parsing exists to avoid; and LibCST has no source
+positions without a metadata pass that costs more than the parse.
 """
 
 import ast
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._nodes import (
-    find_all,
     is_attribute,
     is_empty_string,
     is_name,
 )
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.registry.schema import ScorerEntry, resolve
-from empty_migrate.syntax import is_solver, solver_paths, state_like
+from empty_migrate.syntax import (
+    UNKNOWN,
+    Bindings,
+    Definition,
+    Function,
+    QualifiedPath,
+    is_output_of_state,
+    is_solver,
+    qualified_definitions,
+    scope_bindings,
+)
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
-_UNKNOWN = None  # a binding that is not a simple ``name = value``
 _ITSELF = cst.Name("itself")  # a name's own value, while it is being resolved
 
 Read = Callable[[cst.BaseExpression], cst.BaseExpression | None]
@@ -77,7 +93,7 @@ def construct_lines(tree: ast.Module, names: set[str]) -> list[range]:
 
 def _acted_in(node: ast.AST, names: Iterable[str], solvers: bool) -> bool:
     """Whether a node is a function named in `names`, or a solver if `solvers`."""
-    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and (
+    return isinstance(node, Function) and (
         node.name in names or (solvers and is_solver(node))
     )
 
@@ -90,7 +106,9 @@ def run_command(command: "ConstructCommand", text: str, target: EvalTarget) -> s
     chunks = Chunks(text, target.workspace.parse(text))
     command.prepare(chunks)
     mentions = [*command.constructs, *(["solver"] if command.solvers else [])]
-    chunks.transform(chunks.find(command.may_act_in, mentions), command)
+    for index in chunks.find(command.may_act_in, mentions):
+        command.enter_chunk(chunks, index)
+        chunks.transform([index], command)
     add_imports(chunks, command.imports.items)
     return chunks.text
 
@@ -119,72 +137,18 @@ def returns_score(suite: cst.BaseSuite) -> bool:
     return any(is_score_call(r.value) for r in direct_returns(suite))
 
 
-class _Bindings(cst.CSTVisitor):
-    """Every name bound in one function body; the value when it is ``name = value``."""
-
-    def __init__(self, function: cst.FunctionDef) -> None:
-        self.values: dict[str, list[cst.BaseExpression | None]] = {}
-        for param in _parameters(function.params):
-            self.bind(param, _UNKNOWN)
-        function.body.visit(self)
-
-    def bind(self, name: str, value: cst.BaseExpression | None) -> None:
-        self.values.setdefault(name, []).append(value)
-
-    def bind_target(self, target: cst.CSTNode) -> None:
-        for node in find_all(target, cst.Name):
-            self.bind(node.value, _UNKNOWN)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.bind(node.name.value, _UNKNOWN)
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.bind(node.name.value, _UNKNOWN)
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name) and len(node.targets) == 1:
-                self.bind(target.target.value, node.value)
-            else:
-                self.bind_target(target.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        if isinstance(node.target, cst.Name) and node.value is not None:
-            self.bind(node.target.value, node.value)
-        else:
-            self.bind_target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self.bind_target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self.bind_target(node.target)
-
-    def visit_AsName(self, node: cst.AsName) -> None:
-        self.bind_target(node.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self.bind_target(node.target)
-
-
-def _parameters(params: cst.Parameters) -> list[str]:
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    every += [
-        p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)
-    ]
-    return [p.name.value for p in every]
-
-
 @dataclass
 class Frame:
-    """One function being transformed: its bindings and how the codemod reads it."""
+    """One function being transformed: its bindings and how the codemod reads it.
 
-    values: dict[str, list[cst.BaseExpression | None]]
+    Attributes:
+        bindings: Name -> the ``ast`` value of each of its bindings in the
+            function (`UNKNOWN` where not ``name = value``).
+        active: Whether the codemod acts in the function.
+        mut_in_state: Whether ``state.output`` is the model under test's here.
+    """
+
+    bindings: Bindings
     active: bool
     mut_in_state: bool
 
@@ -192,16 +156,22 @@ class Frame:
 class OutputReader:
     """Finds the model under test's output in expressions of the current function."""
 
-    def __init__(self, frames: list[Frame]) -> None:
+    def __init__(
+        self,
+        frames: list[Frame],
+        expression: Callable[[ast.expr], cst.BaseExpression],
+    ) -> None:
         self.frames = frames
+        self.expression = expression
         self.resolving: set[str] = set()
 
     def output(self, expr: cst.BaseExpression) -> cst.BaseExpression | None:
         """The output ``expr`` is or names, if it is the model under test's."""
         if not self.frames or not self.frames[-1].mut_in_state:
             return None
-        if is_attribute(expr, "output"):
-            return expr if _state_like(expr.value) else None
+        if isinstance(expr, cst.Attribute):
+            found = is_output_of_state(expr.attr.value, _name_of(expr.value))
+            return expr if found else None
         # a name that holds the output is the output, spelled as the author does
         return expr if self._alias(expr, self.output) is not None else None
 
@@ -230,7 +200,7 @@ class OutputReader:
 
     def binding_frame(self, name: str) -> Frame | None:
         """The innermost frame that binds ``name``."""
-        return next((f for f in reversed(self.frames) if name in f.values), None)
+        return next((f for f in reversed(self.frames) if name in f.bindings), None)
 
     def _alias(self, expr: cst.BaseExpression, read: Read) -> cst.BaseExpression | None:
         """What a name holds, if every assignment to it holds that.
@@ -243,21 +213,22 @@ class OutputReader:
         if expr.value in self.resolving:
             return _ITSELF
         frame = self.binding_frame(expr.value)
-        values = frame.values[expr.value] if frame else []
-        if _UNKNOWN in values:
+        values = frame.bindings[expr.value] if frame else []
+        if any(value is UNKNOWN for value in values):
             return None
         self.resolving.add(expr.value)
         try:
-            found = [read(value) for value in values]
+            found = [read(self.expression(value)) for value in values]
         finally:
             self.resolving.discard(expr.value)
         found = [f for f in found if f is not _ITSELF]
         return found[0] if found and None not in found else None
 
 
-def _state_like(owner: cst.BaseExpression) -> bool:
+def _name_of(owner: cst.BaseExpression) -> str:
+    """The last name of what an attribute is read from; "" if not a name."""
     name = owner.attr if isinstance(owner, cst.Attribute) else owner
-    return state_like(name.value if isinstance(name, cst.Name) else "")
+    return name.value if isinstance(name, cst.Name) else ""
 
 
 class ConstructCommand(cst.CSTTransformer):
@@ -277,16 +248,22 @@ class ConstructCommand(cst.CSTTransformer):
         self.constructs = constructs
         self.solvers = solvers
         self.frames: list[Frame] = []
-        self.reader = OutputReader(self.frames)
+        self.reader = OutputReader(self.frames, self._expression)
         self.path: list[str] = []
-        self.solver_paths: set[tuple[str, ...]] = set()
+        self.chunk = _Chunk()
 
     def prepare(self, chunks: Chunks) -> None:
         """Read what the command needs from the whole module, before any chunk.
 
-        Subclasses that read more call this first.
+        The base command needs nothing there: it reads each chunk as it enters
+        it (`enter_chunk`).
         """
-        self.solver_paths = solver_paths(chunks.tree) if self.solvers else set()
+
+    def enter_chunk(self, chunks: Chunks, index: int) -> None:
+        """Get ready to transform one chunk: its definitions, by qualified path."""
+        self.chunk = _Chunk(chunks, index)
+        for path, definition in qualified_definitions(chunks.statements[index]):
+            self.chunk.definitions.setdefault(path, []).append(definition)
 
     def may_act_in(self, statement: ast.stmt) -> bool:
         """Whether a top-level statement defines a function the command acts in."""
@@ -300,18 +277,28 @@ class ConstructCommand(cst.CSTTransformer):
         """Whether the current function is (inside) a construct to act on."""
         return bool(self.frames) and self.frames[-1].active
 
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.path.append(node.name.value)
+
+    def leave_ClassDef(
+        self, original: cst.ClassDef, updated: cst.ClassDef
+    ) -> cst.ClassDef:
+        self.path.pop()
+        return updated
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         outer = self.frames[-1] if self.frames else None
         self.path.append(node.name.value)
+        functions = self.chunk.functions(tuple(self.path))
         if node.name.value in self.constructs:
             active, mut = True, self.constructs[node.name.value]
-        elif tuple(self.path) in self.solver_paths:
+        elif self.solvers and any(is_solver(f) for f in functions):
             active, mut = True, True
         elif outer is not None:
             active, mut = outer.active, outer.mut_in_state
         else:
             active, mut = False, False
-        self.frames.append(Frame(_Bindings(node).values, active, mut))
+        self.frames.append(Frame(_merged_bindings(functions), active, mut))
 
     def leave_FunctionDef(
         self, original: cst.FunctionDef, updated: cst.FunctionDef
@@ -319,3 +306,47 @@ class ConstructCommand(cst.CSTTransformer):
         self.frames.pop()
         self.path.pop()
         return updated
+
+    def _expression(self, value: ast.expr) -> cst.BaseExpression:
+        """A bound value of the current chunk as a LibCST expression."""
+        return self.chunk.expression(value)
+
+
+@dataclass
+class _Chunk:
+    """The chunk being transformed: its ``ast`` definitions and parsed values."""
+
+    chunks: Chunks | None = None
+    index: int = 0
+    definitions: dict[QualifiedPath, list[Definition]] = field(default_factory=dict)
+    parsed: dict[int, cst.BaseExpression] = field(default_factory=dict)
+
+    def functions(self, path: QualifiedPath) -> list[Function]:
+        """The functions defined at `path` (more than one if it is redefined)."""
+        found = self.definitions.get(path, [])
+        return [f for f in found if isinstance(f, Function)]
+
+    def expression(self, value: ast.expr) -> cst.BaseExpression:
+        """`value` parsed by LibCST from its source (once)."""
+        if id(value) not in self.parsed:
+            source = self.chunks.source(self.index, value)
+            # parenthesized, so a value that spans lines still parses alone
+            wrapped = cst.parse_expression(f"({source})")
+            self.parsed[id(value)] = wrapped.with_changes(
+                lpar=wrapped.lpar[1:], rpar=wrapped.rpar[:-1]
+            )
+        return self.parsed[id(value)]
+
+
+def _merged_bindings(functions: list[Function]) -> Bindings:
+    """The bindings of the functions at one path, together.
+
+    A path names more than one function only where the module redefines it
+    (``if ...: def f`` / ``else: def f``); taking every binding of each only
+    makes more values unknown, so no check is read wrongly.
+    """
+    merged: Bindings = {}
+    for function in functions:
+        for name, values in scope_bindings(function.body, function.args).items():
+            merged.setdefault(name, []).extend(values)
+    return merged

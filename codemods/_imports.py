@@ -1,72 +1,68 @@
-"""Add and remove ``from module import name`` lines, cheaply.
+"""Add and remove ``from module import name`` lines, cheaply, as text.
 
 LibCST's ``AddImportsVisitor`` and ``RemoveImportsVisitor`` resolve scopes and
 qualified names over the whole module, which costs most of a second per file;
 the codemods only ever add a few names from known modules and drop an import
-they made unused. New names join an existing ``from module import ...`` line,
-or a new line goes after the last top-level import; the target's isort (run by
-the runner) then puts everything in its place.
+they made unused. ``ast`` finds the import statements, by the rules of
+`empty_migrate.syntax`, and each is edited in its chunk's text: new names join
+the first ``from module import ...`` line of their module, or a new line goes
+after the last top-level import (else after the docstring, else before the
+first statement); the target's isort (run by the runner) then puts everything
+in its place.
+
+An edited import line keeps what it starts with (``from module import (``) and
+what follows its last name (a comment, the closing parenthesis). Joined names
+are separated by ``, ``; a line that loses names keeps the separators (and
+their comments) after the names that stay. Either way its trailing comma goes,
+so isort does not keep a one-name-a-line layout made for other names.
 """
 
 import ast
 from collections.abc import Iterable
-
-import libcst as cst
+from dataclasses import dataclass
+from itertools import pairwise
 
 from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.syntax import imports_from
+from empty_migrate.codemods.base import Skip
+from empty_migrate.syntax import imports_from, is_docstring, local_name
+
+Import = ast.Import | ast.ImportFrom
 
 
 def add_imports(chunks: Chunks, imports: Iterable[tuple[str, str]]) -> None:
     """Ensure each ``(module, name)`` is imported with ``from module import name``.
 
-    A name joins the first ``from module import ...`` line of its module (only
-    that chunk is parsed); a module not imported yet gets a new line after the
-    last top-level import, or after the docstring.
+    Raises:
+        Skip: If the module has lone carriage-return line ends (no positions).
     """
     wanted: dict[str, list[str]] = {}
     for source, name in imports:
-        if not _chunks_import_name(chunks, source, name):
+        if not _imported_at_top(chunks, source, name):
             names = wanted.setdefault(source, [])
             if name not in names:
                 names.append(name)
     new_lines = []
     for source, names in wanted.items():
-        holders = chunks.find(lambda s, source=source: imports_from(s, source))
-        if holders:
-            index = holders[0]
-            body = _merged(list(chunks.module(index).body), source, names)
-            chunks.replace(index, chunks.module(index).with_changes(body=body))
-        else:
+        found = _first_import_from(chunks, source)
+        if found is None:
             new_lines.append(f"from {source} import {', '.join(names)}")
+            continue
+        index, statement = found
+        line = _ImportLine.read(chunks, index, statement)
+        chunks.edit(index, [(*line.span, line.joined(names))])
     if new_lines:
         _insert_imports(chunks, new_lines)
 
 
 def add_module_import(chunks: Chunks, module: str) -> None:
-    """Ensure ``import module`` is in a module held as `Chunks`."""
+    """Ensure ``import module`` is a top-level statement of the module."""
     if not any(
         isinstance(statement, ast.Import)
-        and any(a.name == module and a.asname is None for a in statement.names)
-        for statement in chunks.tree.body
+        and any(a.name == module and local_name(a) == module for a in statement.names)
+        for group in chunks.statements
+        for statement in group
     ):
         _insert_imports(chunks, [f"import {module}"])
-
-
-def _insert_imports(chunks: Chunks, statements: list[str]) -> None:
-    """Put new import lines after the last top-level import (or docstring)."""
-    text = "".join(statement + chunks.newline for statement in statements)
-    position = _chunks_after_imports(chunks)
-    if position > 0 and len(chunks.texts) > 1:
-        chunks.insert_after(position - 1, text, ast.parse(text).body)
-        return
-    # at the top, or a module in one chunk: after its imports or docstring
-    module = chunks.module(0)
-    body = list(module.body)
-    at = _after_imports(body)
-    new = [cst.parse_statement(s + chunks.newline) for s in statements]
-    chunks.replace(0, module.with_changes(body=[*body[:at], *new, *body[at:]]))
-    chunks.statements[0] = [*ast.parse(text).body, *chunks.statements[0]]
 
 
 def remove_unused_imports(chunks: Chunks, names: Iterable[str]) -> None:
@@ -74,32 +70,191 @@ def remove_unused_imports(chunks: Chunks, names: Iterable[str]) -> None:
 
     A name counts as used where the code reads it, and where a string names
     it (``__all__``, a string annotation), so an import is never dropped
-    while something still needs it.
+    while something still needs it. A statement that loses every name goes
+    with its line; a chunk that loses every statement goes with its comments
+    (the first chunk keeps the module's header).
     """
     unused = set(names) - _used_names(ast.parse(chunks.text))
-    for index, group in enumerate(chunks.statements):
-        if not any(_binds(statement, unused) for statement in group):
+    for index, group in list(enumerate(chunks.statements)):
+        dropping = [s for s in group if isinstance(s, Import) and _binds(s, unused)]
+        if not dropping:
             continue
-        module = chunks.module(index)
-        body = [
-            kept
-            for statement in module.body
-            if (kept := _without_locals(statement, unused)) is not None
-        ]
-        if not body and index > 0:
-            # the statement's comments and blank lines go with it, as LibCST
-            # drops a statement's leading lines (the first chunk's are the
-            # module's header, which stays)
-            empty = module.with_changes(header=(), body=(), has_trailing_newline=False)
-            chunks.replace(index, empty)
-        else:
-            chunks.replace(index, module.with_changes(body=body))
+        lines = [_ImportLine.read(chunks, index, s) for s in dropping]
+        if all(not line.kept(unused) for line in lines) and len(lines) == len(group):
+            chunks.edit(index, [_without_statements(chunks, index)])
+            continue
+        edits = []
+        for statement, line in zip(dropping, lines, strict=True):
+            if line.kept(unused):
+                edits.append((*line.span, line.without(unused)))
+            else:
+                edits.append(_without_statement(chunks, index, group, statement))
+        chunks.edit(index, edits)
 
 
-def _binds(statement: ast.stmt, names: set[str]) -> bool:
-    if not isinstance(statement, ast.Import | ast.ImportFrom):
-        return False
-    return any((a.asname or a.name.split(".")[0]) in names for a in statement.names)
+class NeededImports:
+    """The ``from module import name`` imports a rewrite needs, in first-use order.
+
+    A codemod records them while it builds new code, and adds them to the
+    module at the end (`add_imports`).
+    """
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, module: str, name: str) -> None:
+        """Record that the new code uses ``name`` from ``module``."""
+        if (module, name) not in self.items:
+            self.items.append((module, name))
+
+
+@dataclass(frozen=True)
+class _ImportLine:
+    """The text of one import statement, cut at its names.
+
+    Attributes:
+        span: Where the statement is in its chunk.
+        prefix: Its text before the first name (``from m import (``).
+        names: Each imported name as written (``a as b``).
+        separators: The text between each name and the next: the comma, the
+            blanks and comments after it.
+        tail: What follows the last name, less a trailing comma and what
+            that comma is followed by before the closing parenthesis.
+    """
+
+    span: tuple[int, int]
+    prefix: str
+    names: list[str]
+    separators: list[str]
+    tail: str
+    locals: list[str]
+
+    @classmethod
+    def read(cls, chunks: Chunks, index: int, statement: Import) -> "_ImportLine":
+        """Cut an import statement of chunk `index`.
+
+        Raises:
+            Skip: If the module has lone carriage-return line ends.
+        """
+        _require_positions(chunks)
+        text = chunks.texts[index]
+        start, end = chunks.span(index, statement)
+        spans = [chunks.span(index, alias) for alias in statement.names]
+        rest = text[spans[-1][1] : end]
+        trailing_comma = rest.lstrip(" \t\f\\\r\n").startswith(",")
+        return cls(
+            span=(start, end),
+            prefix=text[start : spans[0][0]],
+            names=[text[a:b] for a, b in spans],
+            separators=[text[b:a] for (_, b), (a, _) in pairwise(spans)],
+            tail=rest[rest.rindex(")") :] if trailing_comma else rest,
+            locals=[local_name(alias) for alias in statement.names],
+        )
+
+    def joined(self, added: list[str]) -> str:
+        """The statement with `added` names after its own."""
+        return self.prefix + ", ".join([*self.names, *added]) + self.tail
+
+    def kept(self, unused: set[str]) -> list[int]:
+        """The positions of the names that stay when `unused` go."""
+        return [i for i, local in enumerate(self.locals) if local not in unused]
+
+    def without(self, unused: set[str]) -> str:
+        """The statement without the names that bind `unused` locals."""
+        *kept, last = self.kept(unused)
+        names = "".join(self.names[i] + self.separators[i] for i in kept)
+        return self.prefix + names + self.names[last] + self.tail
+
+
+def _imported_at_top(chunks: Chunks, source: str, name: str) -> bool:
+    """Whether a top-level ``from source import name`` binds `name` itself."""
+    return any(
+        imports_from(statement, source)
+        and any(a.name == name and local_name(a) == name for a in statement.names)
+        for group in chunks.statements
+        for statement in group
+    )
+
+
+def _first_import_from(
+    chunks: Chunks, source: str
+) -> tuple[int, ast.ImportFrom] | None:
+    """The first top-level ``from source import ...`` and its chunk."""
+    for index, group in enumerate(chunks.statements):
+        for statement in group:
+            if imports_from(statement, source):
+                return index, statement
+    return None
+
+
+def _insert_imports(chunks: Chunks, statements: list[str]) -> None:
+    """Put new import lines after the last top-level import (or docstring).
+
+    With neither, they go before the first statement, after the comments
+    that head the module.
+    """
+    block = "".join(statement + chunks.newline for statement in statements)
+    position = _after_imports(chunks)
+    if position > 0 and len(chunks.texts) > 1:
+        chunks.insert_after(position - 1, block)
+        return
+    # at the top, or a module in one chunk: inside the first chunk
+    _require_positions(chunks)
+    text = chunks.texts[0]
+    start, end = chunks.statement_lines(0)
+    at = end if position > 0 else start
+    if at == len(text) and not text.endswith(("\n", "\r")):
+        # a last line without its line end keeps going without one
+        block = (chunks.newline if text else "") + block.removesuffix(chunks.newline)
+    chunks.edit(0, [(at, at, block)])
+
+
+def _after_imports(chunks: Chunks) -> int:
+    """The chunk a new import goes before: after imports, or the docstring."""
+    position = 0
+    for index, group in enumerate(chunks.statements):
+        if any(isinstance(s, Import) for s in group):
+            position = index + 1
+        elif index == 0 and len(group) == 1 and is_docstring(group[0]):
+            position = 1
+    return position
+
+
+def _without_statements(chunks: Chunks, index: int) -> tuple[int, int, str]:
+    """The edit that deletes a chunk's statements, with their lines.
+
+    A statement's comments go with it, except the module's header: those
+    above the first chunk's statement (and the footer below the last's).
+    """
+    if index > 0:
+        return 0, len(chunks.texts[index]), ""
+    return *chunks.statement_lines(0), ""
+
+
+def _without_statement(
+    chunks: Chunks, index: int, group: list[ast.stmt], statement: ast.stmt
+) -> tuple[int, int, str]:
+    """The edit that deletes one of the statements sharing a line.
+
+    It takes the ``;`` after it, or (the last on its line) none.
+    """
+    start, end = chunks.span(index, statement)
+    following = group[group.index(statement) + 1 :]
+    if following:
+        end = chunks.span(index, following[0])[0]
+    return start, end, ""
+
+
+def _require_positions(chunks: Chunks) -> None:
+    if not chunks.positioned:
+        raise Skip("lone carriage-return line ends: edit the imports by hand")
+
+
+def _binds(statement: Import, names: set[str]) -> bool:
+    """Whether the statement imports one of `names` (a ``*`` import names none)."""
+    return any(
+        alias.name != "*" and local_name(alias) in names for alias in statement.names
+    )
 
 
 def _used_names(tree: ast.Module) -> set[str]:
@@ -122,128 +277,3 @@ def _names_in_string(text: str) -> set[str]:
     except SyntaxError:
         return set()
     return {n.id for n in ast.walk(expression) if isinstance(n, ast.Name)}
-
-
-def _chunks_import_name(chunks: Chunks, source: str, name: str) -> bool:
-    return any(
-        imports_from(statement, source)
-        and any(a.name == name and a.asname is None for a in statement.names)
-        for statement in chunks.tree.body
-    )
-
-
-def _chunks_after_imports(chunks: Chunks) -> int:
-    """`_after_imports` over chunks: the chunk index a new import goes before."""
-    position = 0
-    for index, group in enumerate(chunks.statements):
-        if any(isinstance(s, ast.Import | ast.ImportFrom) for s in group):
-            position = index + 1
-        elif index == 0 and _docstring_chunk(chunks, group):
-            position = 1
-    return position
-
-
-def _docstring_chunk(chunks: Chunks, group: list[ast.stmt]) -> bool:
-    string = ast.Constant | ast.JoinedStr
-    if len(group) != 1 or not isinstance(group[0], ast.Expr):
-        return False
-    return isinstance(group[0].value, string) and is_docstring(chunks.module(0).body[0])
-
-
-class NeededImports:
-    """The ``from module import name`` imports a rewrite needs, in first-use order.
-
-    A codemod records them while it builds new code, and adds them to the
-    module at the end (`add_imports`).
-    """
-
-    def __init__(self) -> None:
-        self.items: list[tuple[str, str]] = []
-
-    def add(self, module: str, name: str) -> None:
-        """Record that the new code uses ``name`` from ``module``."""
-        if (module, name) not in self.items:
-            self.items.append((module, name))
-
-
-def _import_from(statement: cst.CSTNode, source: str) -> cst.ImportFrom | None:
-    if not isinstance(statement, cst.SimpleStatementLine):
-        return None
-    for small in statement.body:
-        if (
-            isinstance(small, cst.ImportFrom)
-            and small.module is not None
-            and not small.relative
-            and cst.helpers.get_full_name_for_node(small.module) == source
-            and not isinstance(small.names, cst.ImportStar)
-        ):
-            return small
-    return None
-
-
-def _merged(
-    body: list[cst.BaseStatement], source: str, names: list[str]
-) -> list[cst.BaseStatement]:
-    """`body` with `names` added to its first ``from source import ...``."""
-    for index, statement in enumerate(body):
-        found = _import_from(statement, source)
-        if found is not None:
-            aliases = [
-                a.with_changes(comma=cst.MaybeSentinel.DEFAULT) for a in found.names
-            ]
-            aliases += [cst.ImportAlias(cst.Name(n)) for n in names]
-            merged = found.with_changes(names=aliases)
-            body[index] = statement.with_changes(body=[merged])
-            return body
-    raise ValueError(f"no import from {source} to add {names} to")
-
-
-def _after_imports(body: list[cst.BaseStatement]) -> int:
-    position = 0
-    for index, statement in enumerate(body):
-        if isinstance(statement, cst.SimpleStatementLine) and any(
-            isinstance(s, cst.Import | cst.ImportFrom) for s in statement.body
-        ):
-            position = index + 1
-        elif index == 0 and is_docstring(statement):
-            position = 1
-    return position
-
-
-def is_docstring(statement: cst.BaseStatement) -> bool:
-    """Whether a statement is a docstring (a lone string expression)."""
-    return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(
-            statement.body[0].value, cst.SimpleString | cst.ConcatenatedString
-        )
-    )
-
-
-def _without_locals(
-    statement: cst.BaseStatement, unused: set[str]
-) -> cst.BaseStatement | None:
-    if not isinstance(statement, cst.SimpleStatementLine):
-        return statement
-    smalls = []
-    for small in statement.body:
-        if isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(
-            small.names, cst.ImportStar
-        ):
-            kept = [a for a in small.names if _local_name(a) not in unused]
-            if not kept:
-                continue
-            if len(kept) != len(small.names):
-                kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-                small = small.with_changes(names=kept)
-        smalls.append(small)
-    if not smalls:
-        return None
-    return statement.with_changes(body=smalls)
-
-
-def _local_name(alias: cst.ImportAlias) -> str:
-    name = cst.helpers.get_full_name_for_node(alias.name) or ""
-    return alias.evaluated_alias or name.split(".")[0]

@@ -14,7 +14,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from empty_migrate.registry.scan import JUDGE_CALLS, PACKAGE_ROOT, Finding
-from empty_migrate.syntax import Function, bound_names, decorated_kind, last_name
+from empty_migrate.syntax import (
+    Function,
+    decorated_kind,
+    definition_names,
+    last_name,
+)
 from empty_migrate.workspace import Workspace
 
 MODULE = "<module>"
@@ -76,7 +81,7 @@ class PackageIndex:
         # one walk of the statement feeds the references, the Task(...)
         # arguments and the .generate() calls
         holders = []
-        for name in bound_names(statement) or [MODULE]:
+        for name in definition_names(statement) or [MODULE]:
             self.definitions.setdefault((file, name), Definition(file, name, statement))
             holders.append(self.definitions[(file, name)])
         uses, tasks = [], []
@@ -104,7 +109,7 @@ class PackageIndex:
                     and node.lineno == finding.line
                     and call_name(node) in JUDGE_CALLS
                 ):
-                    name = bound_names(statement) or [MODULE]
+                    name = definition_names(statement) or [MODULE]
                     return self.definitions[(finding.file, name[0])], node
         return None
 

@@ -2,10 +2,12 @@
 
 Every argument comes from the registry and is written out explicitly: the
 migrated code never looks anything up at runtime. Score constants are written
-as the names inspect_ai exports (``INCORRECT``, not ``"I"``).
+as the names inspect_ai exports (``INCORRECT``, not ``"I"``). A call already
+routed is one of the router by a local name (`is_router_call`).
 """
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import libcst as cst
@@ -43,6 +45,17 @@ def router_call(
     if settings.copy_metadata:
         args.append(_keyword("copy_metadata", value(imports, settings.copy_metadata)))
     return cst.Call(func=cst.Name(ROUTER_FUNCTION), args=args)
+
+
+def is_router_call(
+    node: cst.CSTNode, names: Iterable[str] = (ROUTER_FUNCTION,)
+) -> bool:
+    """Whether a node calls the router by one of its local `names`."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value in names
+    )
 
 
 def _keyword(name: str, expression: cst.BaseExpression) -> cst.Arg:

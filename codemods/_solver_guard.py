@@ -14,12 +14,17 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from empty_migrate.codemods._imports import NeededImports, is_docstring
+from empty_migrate.codemods._imports import NeededImports
 from empty_migrate.codemods._nodes import find_all, is_attribute, is_call_to, is_name
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Skip
 from empty_migrate.policy import Outcome
-from empty_migrate.syntax import imported_names, module_bindings
+from empty_migrate.syntax import (
+    imported_names,
+    is_docstring,
+    module_bindings,
+    qualified_definitions,
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,20 @@ class GuardCommand(cst.CSTTransformer):
         self.imported = {"classify", "Outcome"} & set(router)
         self.local = {name: router.get(name, name) for name in ("classify", "Outcome")}
         self.taken = module_bindings(tree)
+        self.documented = {
+            path
+            for path, definition in qualified_definitions(tree.body)
+            if is_docstring(definition.body[0])
+        }
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.stack.append(node.name.value)
+
+    def leave_ClassDef(
+        self, original: cst.ClassDef, updated: cst.ClassDef
+    ) -> cst.ClassDef:
+        self.stack.pop()
+        return updated
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.stack.append(node.name.value)
@@ -68,7 +87,7 @@ class GuardCommand(cst.CSTTransformer):
     def _guarded(self, function: cst.FunctionDef, guard: Guard) -> cst.FunctionDef:
         state = function.params.params[0].name.value
         body = list(function.body.body)
-        start = 1 if body and is_docstring(body[0]) else 0
+        start = 1 if (guard.solver, guard.solve) in self.documented else 0
         new: list[cst.BaseStatement] = []
         if guard.store_key and not any(_saves(s, state, guard.store_key) for s in body):
             new.append(_with_comment(_save(state, guard.store_key), _SAVE_COMMENT))

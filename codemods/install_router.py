@@ -26,12 +26,17 @@ from empty_migrate.codemods._chunks import Chunks
 from empty_migrate.codemods._imports import (
     add_imports,
     add_module_import,
-    is_docstring,
     remove_unused_imports,
 )
-from empty_migrate.codemods._router_call import ROUTER_FUNCTION, ROUTER_MODULE
+from empty_migrate.codemods._nodes import find_all
+from empty_migrate.codemods._router_call import (
+    ROUTER_FUNCTION,
+    ROUTER_MODULE,
+    is_router_call,
+)
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.ruff_tool import installed_ruff
+from empty_migrate.syntax import is_docstring
 
 ROUTER_PATH = "utils/empty_response.py"
 SCORERS_PATH = "utils/scorers.py"
@@ -156,13 +161,13 @@ def _shim_preset(text: str) -> str:
         return text
     index = found[0]
     old = next(s for s in chunks.statements[index] if _is_preset(s))
-    if _calls_router(old):
-        return text
     module = chunks.module(index)
     function = next(s for s in module.body if isinstance(s, cst.FunctionDef))
+    if any(is_router_call(call) for call in find_all(function, cst.Call)):
+        return text
     grader, value = _parameters(function)
     shim = SHIM.format(
-        summary=_summary(function),
+        summary=_summary(chunks, index, old),
         grader=grader,
         value=value,
         preset=PRESET,
@@ -186,15 +191,6 @@ def _is_preset(statement: ast.stmt) -> bool:
     return is_function and statement.name == PRESET
 
 
-def _calls_router(function: ast.stmt) -> bool:
-    return any(
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id == ROUTER_FUNCTION
-        for node in ast.walk(function)
-    )
-
-
 def _parameters(function: cst.FunctionDef) -> tuple[str, str]:
     params = function.params
     extra = params.posonly_params or params.kwonly_params or params.star_kwarg
@@ -203,12 +199,12 @@ def _parameters(function: cst.FunctionDef) -> tuple[str, str]:
     return params.params[0].name.value, params.params[1].name.value
 
 
-def _summary(function: cst.FunctionDef) -> str:
+def _summary(chunks: Chunks, index: int, function: ast.FunctionDef) -> str:
     """The docstring's first line, as written in the source."""
-    first = function.body.body[0]
-    if not is_docstring(first) or not isinstance(first.body[0].value, cst.SimpleString):
+    first = function.body[0]
+    if not is_docstring(first):
         return DEFAULT_SUMMARY
-    raw = first.body[0].value.value
+    raw = chunks.source(index, first.value)
     if not raw.startswith('"""'):
         return DEFAULT_SUMMARY
     return raw[3:].split("\n")[0].removesuffix('"""')

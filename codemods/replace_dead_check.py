@@ -38,6 +38,8 @@ registry ``output`` is not ``state.output``. Skips the eval if the file binds
 Unsafe: non-answers that slipped past a check now take its branch.
 """
 
+import ast
+
 import libcst as cst
 
 from empty_migrate.codemods._chunks import Chunks
@@ -57,7 +59,7 @@ from empty_migrate.codemods._nodes import (
 )
 from empty_migrate.codemods._router_call import ROUTER_MODULE
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
-from empty_migrate.syntax import imported_names, module_bindings
+from empty_migrate.syntax import UNKNOWN, imported_names, module_bindings
 
 Check = tuple[cst.BaseExpression, str, bool]
 """A classification check: the output, the ``Outcome`` member, and ``is not``."""
@@ -230,8 +232,8 @@ class _Rewrite(ConstructCommand):
         if frame is None or expr.value in noted:
             return
         noted.add(expr.value)
-        for value in filter(None, frame.values[expr.value]):
-            for name in _Loads.names(value):
+        for value in frame.bindings[expr.value]:
+            for name in _names_in(value):
                 self._note_alias(cst.Name(name))
 
 
@@ -353,6 +355,12 @@ class _DropAssignments(cst.CSTTransformer):
         return updated
 
 
+def _names_in(value: ast.expr | None) -> list[str]:
+    """The variables a bound value reads (none if it is unknown)."""
+    nodes = ast.walk(value) if value is not UNKNOWN else []
+    return [node.id for node in nodes if isinstance(node, ast.Name)]
+
+
 def _drop_if_unused(function: cst.FunctionDef, names: set[str]) -> cst.FunctionDef:
     """Delete ``name = ...`` for each name the rewrite left unread, to a fixpoint."""
     dropped = True
@@ -377,14 +385,10 @@ class _Loads(cst.CSTVisitor):
         self.found: list[str] = []
 
     @classmethod
-    def names(cls, node: cst.CSTNode) -> list[str]:
+    def count(cls, node: cst.CSTNode, name: str) -> int:
         loads = cls()
         node.visit(loads)
-        return loads.found
-
-    @classmethod
-    def count(cls, node: cst.CSTNode, name: str) -> int:
-        return cls.names(node).count(name)
+        return loads.found.count(name)
 
     def visit_Attribute(self, node: cst.Attribute) -> bool:
         node.value.visit(self)

@@ -13,9 +13,15 @@ constant that held the value stays, since other modules may import it. A call
 outside any registered construct, with arguments the preset does not take, or
 whose dict value the registry's verdicts do not match, skips the eval.
 Unsafe: non-answers get new score values.
+
+Each call is known by where it is: ``ast`` finds it and the function around
+it, LibCST parses and prints only the call, and the new text replaces the old
+(`Chunks.edit`), as wrap_router does. A call inside another's arguments is
+rewritten first, and the outer call is read with it rewritten.
 """
 
 import ast
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -31,7 +37,12 @@ from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
 from empty_migrate.policy import POLICY, Category, Route
 from empty_migrate.registry.scan import PACKAGE_ROOT
 from empty_migrate.registry.schema import Resolved, ScorerEntry
-from empty_migrate.syntax import imported_locals
+from empty_migrate.syntax import (
+    Definition,
+    Function,
+    imported_locals,
+    scope_bindings,
+)
 
 PRESET_NAME = "preset_score_on_no_response"
 PRESET = f"inspect_evals.utils.scorers.{PRESET_NAME}"
@@ -55,42 +66,55 @@ class ReplacePreset(Codemod):
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
         chunks = Chunks(text, target.workspace.parse(text))
         names = _preset_names(chunks.tree)
-        imports = NeededImports()
-        command = _ReplaceCommand(imports, target, relative, names)
-        # the module's dict constants, to tell a dict preset value by its name
-        command.dict_constants = _dict_constants(chunks.tree)
+        rewrite = _Rewrite(target, relative, _dict_constants(chunks.tree))
         calling = chunks.find(
             lambda s: bool(_preset_calls(s, names)), mentions=[*names[0], PRESET_NAME]
         )
+        if calling and not chunks.positioned:
+            raise Skip(f"{relative}: lone carriage-return line ends; replace by hand")
         for index in calling:
-            calls = [_preset_calls(s, names) for s in chunks.statements[index]]
-            command.call_lines = [call.lineno for group in calls for call in group]
-            chunks.transform([index], command)
-        remove_unused_imports(chunks, command.dropped)
-        add_imports(chunks, imports.items)
+            group = chunks.statements[index]
+            calls = [call for s in group for call in _preset_calls(s, names)]
+            chunks.edit(index, rewrite.edits(chunks, index, calls))
+        remove_unused_imports(chunks, rewrite.dropped)
+        add_imports(chunks, rewrite.imports.items)
         return chunks.text
 
 
-def _preset_calls(
-    statement: ast.stmt, names: tuple[set[str], set[str]]
-) -> list[ast.Call]:
-    """The preset calls in a statement, in source order (for line numbers)."""
+@dataclass(frozen=True)
+class _Call:
+    """A preset call, and the function or class at the top of those around it."""
+
+    node: ast.Call
+    outermost: Definition | None
+
+
+def _preset_calls(statement: ast.stmt, names: tuple[set[str], set[str]]) -> list[_Call]:
+    """The preset calls in a top-level statement, with what encloses each."""
+    found = []
+    stack: list[tuple[ast.AST, Definition | None]] = [(statement, None)]
+    while stack:
+        node, outermost = stack.pop()
+        if outermost is None and isinstance(node, Definition):
+            outermost = node
+        if isinstance(node, ast.Call) and _is_preset(node, names):
+            found.append(_Call(node, outermost))
+        stack.extend((child, outermost) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def _is_preset(call: ast.Call, names: tuple[set[str], set[str]]) -> bool:
+    """A call of the preset by one of its local names, or through its module."""
     functions, modules = names
-    calls = [
-        node
-        for node in ast.walk(statement)
-        if isinstance(node, ast.Call)
-        and (
-            (isinstance(node.func, ast.Name) and node.func.id in functions)
-            or (
-                isinstance(node.func, ast.Attribute)
-                and node.func.attr == PRESET_NAME
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id in modules
-            )
-        )
-    ]
-    return sorted(calls, key=lambda c: (c.lineno, c.col_offset))
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in functions
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == PRESET_NAME
+        and isinstance(func.value, ast.Name)
+        and func.value.id in modules
+    )
 
 
 def _preset_names(tree: ast.Module) -> tuple[set[str], set[str]]:
@@ -120,67 +144,42 @@ def _text_of(target: EvalTarget, path: str) -> str:
         return ""
 
 
-class _ReplaceCommand(cst.CSTTransformer):
-    def __init__(
-        self,
-        imports: NeededImports,
-        target: EvalTarget,
-        relative: str,
-        names: tuple[set[str], set[str]],
-    ) -> None:
-        super().__init__()
-        self.imports = imports
-        self.call_lines: list[int] = []
-        self.order: list[cst.Call] = []
-        self.dropped: set[str] = set()
-        self.functions, self.modules = names
-        self.target = target
-        self.relative = relative
-        self.constructs = {s.name: s for s in target.scorers_in(relative)}
-        self.dict_constants: set[str] = set()
-        self.stack: list[cst.FunctionDef | cst.ClassDef] = []
+@dataclass
+class _Rewrite:
+    """Turns preset calls into router calls, noting the imports in and out."""
 
-    def visit_Module(self, node: cst.Module) -> None:
-        # one chunk of the module: pre-order is source order, as in `call_lines`
-        self.order = [c for c in find_all(node, cst.Call) if self._is_preset(c)]
+    target: EvalTarget
+    relative: str
+    dict_constants: set[str]
+    imports: NeededImports = field(default_factory=NeededImports)
+    dropped: set[str] = field(default_factory=set)
 
-    def _is_preset(self, call: cst.Call) -> bool:
-        func = call.func
-        if isinstance(func, cst.Name):
-            return func.value in self.functions
-        return (
-            isinstance(func, cst.Attribute)
-            and isinstance(func.value, cst.Name)
-            and func.value.value in self.modules
-            and func.attr.value == PRESET_NAME
-        )
+    def edits(
+        self, chunks: Chunks, index: int, calls: list[_Call]
+    ) -> list[tuple[int, int, str]]:
+        """The text edits of one chunk: each outermost call, rewritten.
 
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.stack.append(node)
+        Calls are rewritten in the order they end, so a call nested in
+        another's arguments comes first, and the outer one is read with it
+        rewritten.
+        """
+        text = chunks.texts[index]
+        done: list[tuple[int, int, str]] = []
+        for call in sorted(calls, key=lambda c: _end(c.node)):
+            start, end = chunks.span(index, call.node)
+            inner = [edit for edit in done if start <= edit[0] and edit[1] <= end]
+            source = text[start:end]
+            for a, b, new in sorted(inner, reverse=True):
+                source = source[: a - start] + new + source[b - start :]
+            new = chunks.code(self.routed(cst.parse_expression(source), call))
+            done = [edit for edit in done if edit not in inner] + [(start, end, new)]
+        return done
 
-    def leave_FunctionDef(
-        self, original: cst.FunctionDef, updated: cst.FunctionDef
-    ) -> cst.FunctionDef:
-        self.stack.pop()
-        return updated
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self.stack.append(node)
-
-    def leave_ClassDef(
-        self, original: cst.ClassDef, updated: cst.ClassDef
-    ) -> cst.ClassDef:
-        self.stack.pop()
-        return updated
-
-    def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
-        if not self._is_preset(original):
-            return updated
-        index = next(i for i, c in enumerate(self.order) if c is original)
-        line = self.call_lines[index] if index < len(self.call_lines) else "?"
-        where = f"{self.relative}:{line}"
-        construct = self._enclosing(where)
-        grader, value = _arguments(updated, where)
+    def routed(self, call: cst.Call, found: _Call) -> cst.Call:
+        """The router call that replaces a preset call."""
+        where = f"{self.relative}:{found.node.lineno}"
+        construct = self._enclosing(found, where)
+        grader, value = _arguments(call, where)
         settings = self.target.settings(construct)
         if _is_dict(value, self.dict_constants) and not _dict_verdicts(settings):
             raise Skip(
@@ -188,29 +187,31 @@ class _ReplaceCommand(cst.CSTTransformer):
                 f"registry verdicts for category {settings.category} are not; "
                 "give it a dict no_answer_verdict or refusal_verdict"
             )
-        self.dropped |= _names_in(original.func)
+        self.dropped |= _names_in(call.func)
         if value is not None:
             self.dropped |= _names_in(value)
         return router_call(self.imports, grader, settings)
 
-    def _enclosing(self, where: str) -> ScorerEntry:
+    def _enclosing(self, found: _Call, where: str) -> ScorerEntry:
         """The registered construct whose top-level function holds the call."""
-        top = self.stack[0] if self.stack else None
-        if (
-            not isinstance(top, cst.FunctionDef)
-            or top.name.value not in self.constructs
-        ):
+        constructs = {s.name: s for s in self.target.scorers_in(self.relative)}
+        top = found.outermost
+        if not isinstance(top, Function) or top.name not in constructs:
             raise Skip(
                 f"{where}: preset_score_on_no_response is not inside a registered "
                 "scorer construct, so its route settings are unknown"
             )
-        construct = self.constructs[top.name.value]
+        construct = constructs[top.name]
         if not construct.rewrite:
             raise Skip(
                 f"{where}: {construct.name} holds a preset_score_on_no_response "
                 "call but is registered with rewrite: false"
             )
         return construct
+
+
+def _end(node: ast.expr) -> tuple[int, int]:
+    return node.end_lineno, node.end_col_offset
 
 
 def _arguments(
@@ -231,18 +232,12 @@ def _arguments(
 
 
 def _dict_constants(tree: ast.Module) -> set[str]:
-    """Names bound at module level to a dict literal."""
-    names = set()
-    for statement in tree.body:
-        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-        elif isinstance(statement, ast.AnnAssign):
-            target = statement.target
-        else:
-            continue
-        if isinstance(target, ast.Name) and isinstance(statement.value, ast.Dict):
-            names.add(target.id)
-    return names
+    """Names bound at module level to a dict literal (by one binding or more)."""
+    return {
+        name
+        for name, values in scope_bindings(tree.body).items()
+        if any(isinstance(value, ast.Dict) for value in values)
+    }
 
 
 def _is_dict(value: cst.BaseExpression | None, constants: set[str]) -> bool:

@@ -23,6 +23,7 @@ from empty_migrate.codemods._imports import NeededImports, add_imports
 from empty_migrate.codemods._router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
+    is_router_call,
     router_call,
 )
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
@@ -56,7 +57,7 @@ class WrapRouter(Codemod):
         )
         found, wrapped = set(), set()
         for index in chunks.find(lambda s: defines(s, set(jobs)), mentions=jobs):
-            if not chunks.spliceable(index):
+            if not chunks.positioned:
                 raise Skip(f"{relative}: lone carriage-return line ends; wrap by hand")
             edits = []
             for function in _functions(chunks, index, jobs):
@@ -133,7 +134,6 @@ class _Wrap:
     def __init__(self, imports: NeededImports, router_names: set[str]) -> None:
         self.imports = imports
         self.router_names = router_names
-        self.printer = cst.Module(body=[])
 
     def edit(
         self, chunks: Chunks, index: int, site: Site, settings: Resolved
@@ -152,24 +152,15 @@ class _Wrap:
             new = self.wrapped(expression, settings)
         if new is expression:
             return None
-        self.printer = self.printer.with_changes(default_newline=chunks.newline)
-        return site, lead.group(0) + self.printer.code_for_node(new)
+        return site, lead.group(0) + chunks.code(new)
 
     def wrapped(
         self, expression: cst.BaseExpression, settings: Resolved
     ) -> cst.BaseExpression:
         """The expression in a router call, unless it already calls the router."""
-        if self.is_routed(expression):
+        if is_router_call(expression, self.router_names):
             return expression
         return router_call(self.imports, expression, settings)
-
-    def is_routed(self, expression: cst.BaseExpression) -> bool:
-        """Whether the expression already calls the router (maybe by an alias)."""
-        return (
-            isinstance(expression, cst.Call)
-            and isinstance(expression.func, cst.Name)
-            and expression.func.value in self.router_names
-        )
 
 
 def _returns(block: list[ast.stmt]) -> list[ast.Return]:

@@ -16,7 +16,6 @@ from empty_migrate.cli_migrate import (
 from empty_migrate.cli_registry import add_registry_commands, run_registry
 from empty_migrate.exit_codes import EPILOG, ExitCode
 from empty_migrate.policy import POLICY, Category
-from empty_migrate.policy_table import policy_markdown
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -87,6 +86,9 @@ def _print_policy(fmt: str) -> int:
         table = {c: dict(POLICY[c]) for c in Category}
         print(json.dumps(table, indent=2))
         return ExitCode.OK
+    # imported here: only this command renders the table
+    from empty_migrate.policy_table import policy_markdown
+
     print(policy_markdown(), end="")
     return ExitCode.OK
 

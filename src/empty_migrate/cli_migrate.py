@@ -24,7 +24,6 @@ from empty_migrate.migrate import (
 )
 from empty_migrate.registry.loader import EVALS_DIR, Registry
 from empty_migrate.runner import FileResult
-from empty_migrate.write import WriteInterrupted, write_units
 
 _STYLES = {"+": "green", "-": "red", "@": "cyan", "#": "dim", "h": "bold"}
 _HEADERS = ("diff ", "---", "+++", "new file")
@@ -194,6 +193,9 @@ def _report(
     elif args.dry_run:
         _print_diff(run, sys.stdout, args.show_shared)
     if writes and changed:
+        # imported here: a dry run or a check writes nothing
+        from empty_migrate.write import WriteInterrupted, write_units
+
         try:
             write_units(repo, run.write_plan())
         except WriteInterrupted as stop:

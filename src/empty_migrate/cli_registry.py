@@ -16,7 +16,6 @@ from empty_migrate.registry.loader import (
     load_registry,
     unknown_name_message,
 )
-from empty_migrate.registry.scaffold import scaffold
 from empty_migrate.registry.scan import eval_package_names, scan_eval, scan_repo
 from empty_migrate.registry.schema import EvalEntry, resolve
 
@@ -191,6 +190,9 @@ def _scan(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
+    # imported here: a migration, which reads this module too, never scaffolds
+    from empty_migrate.registry.scaffold import scaffold
+
     target = _target(args)
     names = eval_package_names(target.path)
     if args.eval not in names:

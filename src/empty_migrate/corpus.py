@@ -19,13 +19,10 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-import platformdirs
 
 DEFAULT_SPEC = "pypi:inspect-evals==0.26.0"
 PACKAGE_MARKER = Path("src/inspect_evals/__init__.py")
@@ -67,6 +64,9 @@ def cache_root() -> Path:
     """
     if os.environ.get("EMPTY_MIGRATE_CACHE"):
         return Path(os.environ["EMPTY_MIGRATE_CACHE"])
+    # imported here, as tarfile below: a run on a checkout never needs the cache
+    import platformdirs
+
     return Path(platformdirs.user_cache_dir("empty-migrate", appauthor=False))
 
 
@@ -184,6 +184,8 @@ def _pip_failure(requirement: str, stderr: str) -> str:
 
 
 def _extract(archive: Path, into: Path) -> Path:
+    import tarfile
+
     try:
         with tarfile.open(archive) as tar:
             tar.extractall(into, filter="data")

@@ -5,11 +5,9 @@ dry run and a write produce the same changes; nothing is written until every
 eval has been computed and formatted (see `empty_migrate.write`).
 """
 
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -150,6 +148,10 @@ def migrate(
             results |= _migrate_group(registry, repo, group, names, today, workspace)
             _report_progress(progress, len(results), len(evals), group)
     else:
+        # imported here: a run of one group (one eval, say) starts no processes
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
         context = multiprocessing.get_context("fork")
         pool = ProcessPoolExecutor(
             jobs, mp_context=context, initializer=_leave_interrupts_to_parent

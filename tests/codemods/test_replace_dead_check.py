@@ -62,3 +62,43 @@ def test_touches_files_only_for_checks_inside_constructs(tmp_path):
     )
     assert target.scan.dead_checks
     assert CODEMOD.files(target) == []
+
+
+def test_each_function_reads_its_own_bindings_found_by_qualified_path(tmp_path):
+    # two methods named alike: only the one whose `answer` is the completion
+    # holds a whitespace-blind check
+    source = """\
+        from inspect_ai.scorer import Score, scorer
+
+
+        @scorer(metrics=[])
+        def demo_scorer():
+            class Raw:
+                def check(self, state):
+                    answer = state.output.completion
+                    if not answer:
+                        return Score(value=0.0)
+
+            class Extracted:
+                def check(self, state):
+                    answer = extract(state.output.completion)
+                    if not answer:
+                        return Score(value=0.0)
+
+            return Raw()
+        """
+    target = _target(tmp_path, source)
+    text = (tmp_path / SCORER_PATH).read_text()
+    expected = textwrap.dedent(source).replace(
+        """\
+            answer = state.output.completion
+            if not answer:""",
+        """\
+            if classify(state.output) is not Outcome.ANSWERED:""",
+    )
+    expected = expected.replace(
+        "from inspect_ai.scorer import Score, scorer\n",
+        "from inspect_ai.scorer import Score, scorer\n"
+        "from inspect_evals.utils.empty_response import classify, Outcome\n",
+    )
+    assert CODEMOD.transform(text, SCORER_PATH, target) == expected

@@ -134,3 +134,33 @@ def test_eval_that_does_not_list_it_has_no_files(tmp_path):
         "\n\ndef demo_scorer() -> Scorer:\n    return model_graded_fact()\n"
     )
     assert CODEMOD.files(target(tmp_path, source, registry)) == []
+
+
+def test_each_call_is_rewritten_where_it_is_nested_ones_first(tmp_path):
+    body = """
+    def demo_scorer() -> Scorer:
+        inner = preset_score_on_no_response(
+            preset_score_on_no_response(model_graded_fact(), INCORRECT),
+            INCORRECT,
+        )
+        return Task(scorer=(preset_score_on_no_response(inner, INCORRECT)))
+    """
+    router = 'route_empty_responses({}, category="model_graded")'
+    assert run(tmp_path, body) == (
+        "from inspect_ai.scorer import Scorer, model_graded_fact\n"
+        "from inspect_evals.utils.empty_response import route_empty_responses\n"
+        "\n"
+        "def demo_scorer() -> Scorer:\n"
+        f"    inner = {router.format(router.format('model_graded_fact()'))}\n"
+        f"    return Task(scorer=({router.format('inner')}))\n"
+    )
+
+
+def test_a_skip_names_the_line_of_its_own_call(tmp_path):
+    body = """
+    def demo_scorer() -> Scorer:
+        fine = preset_score_on_no_response(model_graded_fact(), INCORRECT)
+        return preset_score_on_no_response(fine, INCORRECT, 1)
+    """
+    with pytest.raises(Skip, match=r"demo/scorer\.py:7: .* unexpected arguments"):
+        run(tmp_path, body)

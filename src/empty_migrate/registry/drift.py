@@ -17,6 +17,7 @@ from empty_migrate import codemod_declarations
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.registry.schema import VerdictExpression, resolve
+from empty_migrate.syntax import definition_names, local_name
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
         return frozenset(names)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
-            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            names |= {local_name(alias) for alias in node.names}
         elif isinstance(node, ast.arg):
             names.add(node.arg)
     return frozenset(names)
@@ -103,7 +104,7 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=256)
 def _top_level_names(path: Path, mtime_ns: int) -> frozenset[str]:
-    """Functions and assigned names defined anywhere in a file (cached per version).
+    """Functions, classes and assigned names defined anywhere in a file (cached).
 
     Shared helpers and task-building functions are plain, undecorated
     functions, so the scan's ``@task``/``@scorer`` index does not hold them.
@@ -112,13 +113,12 @@ def _top_level_names(path: Path, mtime_ns: int) -> frozenset[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
     except SyntaxError:
         return frozenset()
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            names.add(node.name)
-        elif isinstance(node, ast.Assign):
-            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return frozenset(names)
+    return frozenset(
+        name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.stmt)
+        for name in definition_names(node)
+    )
 
 
 def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Drift]:

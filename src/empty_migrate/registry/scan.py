@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from empty_migrate.syntax import is_state_output, last_name
+from empty_migrate.syntax import (
+    decorator_kinds,
+    imports_from,
+    is_state_output,
+    last_name,
+    local_name,
+)
 from empty_migrate.workspace import Workspace
 
 PACKAGE_ROOT = Path("src/inspect_evals")
@@ -153,11 +159,11 @@ class _ModuleScanner:
         return Finding(self.file, getattr(node, "lineno", 1), text or _text(node))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.module == "inspect_ai.scorer":
-            self.scorer_imports |= {alias.asname or alias.name for alias in node.names}
+        if imports_from(node, "inspect_ai.scorer"):
+            self.scorer_imports |= {local_name(alias) for alias in node.names}
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        kinds = {last_name(d) for d in node.decorator_list}
+        kinds = decorator_kinds(node.decorator_list)
         if "task" in kinds:
             self.result.tasks.setdefault(node.name, self.finding(node, node.name))
         if "scorer" in kinds:

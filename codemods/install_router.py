@@ -14,7 +14,11 @@ sent to the grader.
 """
 
 import ast
+import contextlib
+import hashlib
+import os
 import subprocess
+import tempfile
 from functools import cache, lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -35,6 +39,7 @@ from empty_migrate.codemods._router_call import (
     is_router_call,
 )
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.corpus import cache_root
 from empty_migrate.ruff_tool import installed_ruff
 from empty_migrate.syntax import is_docstring
 
@@ -139,16 +144,40 @@ def _inline_policy(router: str, policy: str) -> str:
 
 
 def _ruff_clean(text: str) -> str:
-    """Sort imports and format as ruff does by default (the target's settings)."""
+    """Sort imports and format as ruff does by default (the target's settings).
+
+    The result is kept in the user cache, keyed by the text and the ruff
+    version: it is the same on every run until the router changes, and two
+    ruff processes cost more CPU than the rest of a one-eval run's rewriting.
+    """
+    ruff = installed_ruff()
+    key = hashlib.sha256(f"{ruff.version}\0{text}".encode()).hexdigest()[:32]
+    cached = cache_root() / "router" / f"{key}.py"
+    if cached.is_file():
+        return cached.read_text(encoding="utf-8")
     for args in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
         text = subprocess.run(
-            [*installed_ruff().command, *args, "--isolated", "-"],
+            [*ruff.command, *args, "--isolated", "-"],
             input=text,
             capture_output=True,
             text=True,
             check=True,
         ).stdout
+    _keep(cached, text)
     return text
+
+
+def _keep(path: Path, text: str) -> None:
+    """Write a cache file whole (temp file, then rename), or not at all."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".router-")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(text)
+            os.replace(temp, path)
+        finally:
+            Path(temp).unlink(missing_ok=True)
 
 
 @lru_cache(maxsize=8)

@@ -58,8 +58,8 @@ def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     parser = argparse.ArgumentParser(
         prog="empty-migrate",
         description=(
-            "Migrate inspect_evals scorers to one empty-response policy. "
-            "With --eval or --all and neither --dry-run nor --check, the changes "
+            "Migrate inspect_evals scorers to one empty-response policy.\n"
+            "With --eval or --all and neither --dry-run nor --check, the changes\n"
             "are written into the target tree."
         ),
         epilog=EPILOG,

@@ -43,6 +43,7 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             "--eval",
             dest="evals",
             action="append",
+            metavar="EVAL",
             help="eval to migrate (repeat)",
         ),
         group.add_argument("--all", action="store_true", help="migrate every eval"),
@@ -54,8 +55,20 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             action="store_true",
             help="write nothing; exit 1 if any eval still needs migrating",
         ),
-        group.add_argument("--only", action="append", choices=names, metavar="CODEMOD"),
-        group.add_argument("--skip", action="append", choices=names, metavar="CODEMOD"),
+        group.add_argument(
+            "--only",
+            action="append",
+            choices=names,
+            metavar="CODEMOD",
+            help="run only this codemod (repeat; see --list-codemods)",
+        ),
+        group.add_argument(
+            "--skip",
+            action="append",
+            choices=names,
+            metavar="CODEMOD",
+            help="do not run this codemod (repeat)",
+        ),
         group.add_argument(
             "--list-codemods", action="store_true", help="print name and description"
         ),
@@ -68,7 +81,10 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             help="with --dry-run, print the diff of the files all evals share",
         ),
         group.add_argument(
-            "--repo", dest="migrate_repo", help="PATH, or pypi:inspect-evals==VERSION"
+            "--repo",
+            dest="migrate_repo",
+            metavar="REPO",
+            help="PATH, or pypi:inspect-evals==VERSION",
         ),
         group.add_argument(
             "--registry",
@@ -81,6 +97,7 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             "--today",
             type=datetime.date.fromisoformat,
             default=None,
+            metavar="DATE",
             help="date for changelog entries (YYYY-MM-DD; default: today)",
         ),
     ]

@@ -13,9 +13,10 @@ import pytest
 
 from empty_migrate import write
 from empty_migrate.cli import main
-from empty_migrate.corpus import SOURCE_MARKER, fetch_release
+from empty_migrate.corpus import fetch_release
 from empty_migrate.ruff_tool import Ruff
 from empty_migrate.runner import FileResult, Formatter
+from tests.test_corpus_fetch import fake_cached_release
 
 TASK = """\
 from inspect_ai import Task, task
@@ -106,16 +107,21 @@ def test_a_formatter_that_fails_leaves_the_tree_byte_identical(
     assert "4 evals: 0 rewritten, 0 unchanged, 0 skipped, 4 failed; changed 0" in err
 
 
+def break_formatting_of(monkeypatch, name):
+    """The real formatter, except that one eval's files come out not compiling."""
+    format_all = Formatter.format_all
+
+    def breaking(self, texts):
+        formatted = format_all(self, texts)
+        return {p: t + "def (:\n" if name in p else t for p, t in formatted.items()}
+
+    monkeypatch.setattr(Formatter, "format_all", breaking)
+
+
 def test_a_file_that_no_longer_compiles_after_formatting_fails_its_eval_only(
     repo, registry, monkeypatch, capsys
 ):
-    format_all = Formatter.format_all
-
-    def breaks_beta(self, texts):
-        formatted = format_all(self, texts)
-        return {p: t + "def (:\n" if "beta" in p else t for p, t in formatted.items()}
-
-    monkeypatch.setattr(Formatter, "format_all", breaks_beta)
+    break_formatting_of(monkeypatch, "beta")
     beta = repo / "src/inspect_evals/beta/beta.py"
     original = beta.read_bytes()
     assert migrate(repo, registry, "--all") == 3
@@ -123,7 +129,7 @@ def test_a_file_that_no_longer_compiles_after_formatting_fails_its_eval_only(
     err = capsys.readouterr().err
     assert "beta: failed: src/inspect_evals/beta/beta.py: does not compile" in err
     assert "4 evals: 3 rewritten, 0 unchanged, 0 skipped, 1 failed" in err
-    # alpha, the first eval, failing would not take the shared router with it
+    # the other evals, and the shared router they import, are still written
     assert (
         "route_empty_responses"
         in (repo / "src/inspect_evals/gamma/gamma.py").read_text()
@@ -134,13 +140,7 @@ def test_a_file_that_no_longer_compiles_after_formatting_fails_its_eval_only(
 def test_when_the_router_installer_fails_the_next_eval_installs_the_router(
     repo, registry, monkeypatch, capsys
 ):
-    format_all = Formatter.format_all
-
-    def breaks_alpha(self, texts):
-        formatted = format_all(self, texts)
-        return {p: t + "def (:\n" if "alpha" in p else t for p, t in formatted.items()}
-
-    monkeypatch.setattr(Formatter, "format_all", breaks_alpha)
+    break_formatting_of(monkeypatch, "alpha")
     monkeypatch.setattr("empty_migrate.migrate.os.cpu_count", lambda: 1)
     assert migrate(repo, registry, "--all") == 3
     err = capsys.readouterr().err
@@ -222,20 +222,11 @@ def test_new_files_get_the_umask_mode_and_existing_files_keep_theirs(tmp_path):
     assert (tmp_path / "script.py").stat().st_mode & 0o777 == 0o755
 
 
-def cached_release(cache: Path, version: str) -> Path:
-    tree = cache / f"inspect-evals-{version}"
-    (tree / "src/inspect_evals").mkdir(parents=True)
-    (tree / "src/inspect_evals/__init__.py").write_text("")
-    (tree / SOURCE_MARKER).parent.mkdir()
-    (tree / SOURCE_MARKER).write_text(f"pypi:inspect-evals=={version}\n")
-    return tree
-
-
 def test_a_write_into_the_cached_release_is_refused(
     tmp_path, registry, monkeypatch, capsys
 ):
     monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
-    tree = cached_release(tmp_path / "cache", "0.26.0")
+    tree = fake_cached_release(tmp_path / "cache", "0.26.0")
     before = snapshot(tree)
     code = main(
         [

@@ -16,9 +16,7 @@ sent to the grader.
 import ast
 import contextlib
 import hashlib
-import os
 import subprocess
-import tempfile
 from functools import cache, lru_cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -168,16 +166,12 @@ def _ruff_clean(text: str) -> str:
 
 
 def _keep(path: Path, text: str) -> None:
-    """Write a cache file whole (temp file, then rename), or not at all."""
+    """Write a cache file whole, or not at all (an unwritable cache is no error)."""
+    # imported here: only a cache miss writes
+    from empty_migrate.write import write_files
+
     with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".router-")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as stream:
-                stream.write(text)
-            os.replace(temp, path)
-        finally:
-            Path(temp).unlink(missing_ok=True)
+        write_files(path.parent, {path.name: text})
 
 
 @lru_cache(maxsize=8)

@@ -49,7 +49,7 @@ def write_units(repo: Path, units: Sequence[WriteUnit]) -> list[str]:
     written: list[str] = []
     with _held_interrupts() as interrupted:
         for index, unit in enumerate(units):
-            _write_unit(repo, unit.files)
+            write_files(repo, unit.files)
             written += sorted(unit.files)
             if interrupted() and index + 1 < len(units):
                 raise WriteInterrupted(
@@ -59,14 +59,18 @@ def write_units(repo: Path, units: Sequence[WriteUnit]) -> list[str]:
     return written
 
 
-def _write_unit(repo: Path, files: dict[str, str]) -> None:
-    """Stage every file, then rename them all into place."""
+def write_files(root: Path, files: dict[str, str]) -> None:
+    """Write files under `root` all or nothing: stage each, then rename all.
+
+    An error while staging removes what was staged (and the folders made for
+    it) and leaves every destination as it was.
+    """
     mode = _new_file_mode()
     staged: list[tuple[str, Path]] = []
     created: list[Path] = []
     try:
         for path, text in sorted(files.items()):
-            destination = repo / path
+            destination = root / path
             created += _make_parents(destination.parent)
             staged.append((_stage(destination, text, mode), destination))
     except BaseException:

@@ -32,10 +32,11 @@ def test_codemods_ship_inside_the_package(wheel_names):
     assert not any(name.startswith("codemods/") for name in wheel_names)
 
 
-def test_the_router_ships_and_the_fixture_library_does_not(wheel_names):
-    # the fixture library imports inspect-ai's private modules: a checkout's only
+def test_the_router_the_probe_and_the_fixture_library_ship(wheel_names):
+    # audit runs scorers on the fixtures; the emitted target tests are built from them
     assert "empty_migrate/router.py" in wheel_names
-    assert not any(name.startswith("empty_migrate/testing/") for name in wheel_names)
+    assert "empty_migrate/probe.py" in wheel_names
+    assert "empty_migrate/testing/provider_outputs.py" in wheel_names
 
 
 def test_golden_and_tests_stay_out_of_the_wheel(wheel_names):

@@ -4,14 +4,13 @@ import itertools
 from collections.abc import Iterable
 
 from inspect_ai.model import (
-    ChatMessage,
-    GenerateConfig,
     Model,
     ModelOutput,
     ModelUsage,
     get_model,
 )
-from inspect_ai.tool import ToolChoice, ToolInfo
+
+from empty_migrate.probe import RecordingJudge
 
 
 def scripted_model(
@@ -56,27 +55,5 @@ def _with_usage(output: ModelOutput) -> ModelOutput:
     return output
 
 
-class RecordingGrader:
-    """A ``mockllm/model`` grader that records every prompt it is asked to grade.
-
-    Use it to prove that a routed model-graded scorer did, or did not, call its
-    judge: ``grader.prompts`` holds one entry per grading request.
-
-    Args:
-        grade: The grader's reply to every request, e.g. ``"GRADE: C"``.
-    """
-
-    def __init__(self, grade: str = "GRADE: C") -> None:
-        self.grade = grade
-        self.prompts: list[str] = []
-        self.model = get_model("mockllm/model", custom_outputs=self._reply)
-
-    def _reply(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        self.prompts.append(input[-1].text if input else "")
-        return _with_usage(ModelOutput.from_content("mockllm/model", self.grade))
+RecordingGrader = RecordingJudge
+"""A ``mockllm/model`` grader that records every prompt (`empty_migrate.probe`)."""

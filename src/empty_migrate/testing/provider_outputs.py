@@ -2208,3 +2208,18 @@ def provider_output(name: str) -> ProviderOutput:
         raise KeyError(
             f"unknown provider output {name!r}; known: {', '.join(sorted(_BY_NAME))}"
         ) from None
+
+
+OUTCOME_EXAMPLES: dict[Outcome, str] = {
+    Outcome.ANSWERED: "openai_chat_answer",
+    Outcome.EMPTY: "openai_chat_whitespace_only",
+    Outcome.REASONING_ONLY: "openai_chat_reasoning_content_only",
+    Outcome.TOOL_CALLS_ONLY: "openai_chat_tool_calls_only",
+    Outcome.TRUNCATED: "anthropic_thinking_cut_at_max_tokens",
+    Outcome.REFUSED: "openai_chat_refusal_field",
+    Outcome.REFUSED_AFTER_PARTIAL: "anthropic_refusal_stop_partial_text",
+    Outcome.FILTERED: "azure_content_filter_empty",
+    Outcome.OVERFLOW: "openai_chat_400_context_length_exceeded",
+    Outcome.NO_OUTPUT: "task_state_never_generated",
+}
+"""One fixture per outcome class: the matrix of ``audit`` and the emitted tests."""

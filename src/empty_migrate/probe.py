@@ -1,0 +1,196 @@
+"""Score one model output with one scorer, as Inspect runs a scorer, offline.
+
+The one place that knows how to put a model's output in front of a scorer and
+watch what happens: the score it returns (or the error it raises) and how many
+times it asked a judge. ``empty-migrate audit`` runs it on every registered
+scorer, and the tests the migration writes into a target run it from
+``tests/utils/empty_response.py``, which is generated from this module, so the
+two never drift. It depends only on inspect_ai.
+
+Every judge is a scripted ``mockllm/model`` that records its prompts: a scorer
+that asks for a model role gets it, and so does one that calls ``get_model``
+by name in its own package (the target's tests patch ``get_model`` the same
+way). Nothing reaches the network.
+"""
+
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelName,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
+from inspect_ai.model._model import _model_roles
+from inspect_ai.scorer import Score, Scorer, Target
+from inspect_ai.solver import TaskState
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+PROMPT = "What is the capital of France?"
+TARGET = "Paris"
+
+
+class RecordingJudge:
+    """A ``mockllm/model`` judge that answers `reply` and records every prompt.
+
+    ``judge.prompts`` holds one entry per grading request, so a test can prove
+    that a routed scorer did, or did not, call its judge.
+
+    Args:
+        reply: The judge's answer to every request, e.g. ``"GRADE: C"``.
+    """
+
+    def __init__(self, reply: str = "GRADE: C") -> None:
+        self.reply = reply
+        self.prompts: list[str] = []
+        self.model = get_model("mockllm/model", custom_outputs=self._answer)
+
+    def _answer(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        self.prompts.append(input[-1].text if input else "")
+        output = ModelOutput.from_content("mockllm/model", self.reply)
+        # mockllm would estimate usage with tiktoken, which downloads its encoding
+        output.usage = ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)
+        return output
+
+
+class _EveryRole(dict[str, Model | list[Model]]):
+    """Model roles that give the judge for any role a scorer asks for."""
+
+    def __init__(self, judge: Model) -> None:
+        super().__init__()
+        self.judge = judge
+
+    def get(self, key: str, default: Any = None) -> Model:  # type: ignore[override]
+        return self.judge
+
+
+@contextmanager
+def recording_judge(
+    *packages: str, reply: str = "GRADE: C"
+) -> Iterator[RecordingJudge]:
+    """Make every judge the scorers of `packages` use a recording mock.
+
+    Any model role resolves to the judge, and ``get_model`` is replaced in every
+    imported module of `packages` (and in inspect_ai's model-graded scorers),
+    so a judge named outright (``get_model("openai/gpt-4o")``) is the mock too.
+    Import the scorer's modules before entering.
+
+    Args:
+        *packages: Dotted package names whose modules' ``get_model`` is replaced,
+            e.g. ``"inspect_evals.xstest"``.
+        reply: What the judge answers.
+    """
+    judge = RecordingJudge(reply)
+
+    def judge_model(*args: Any, **kwargs: Any) -> Model:
+        return judge.model
+
+    prefixes = (*packages, "inspect_ai.scorer._model")
+    patched = [
+        module
+        for name, module in list(sys.modules.items())
+        if module is not None
+        and name.startswith(prefixes)
+        and getattr(module, "get_model", None) is get_model
+    ]
+    token = _model_roles.set(_EveryRole(judge.model))
+    for module in patched:
+        module.get_model = judge_model  # type: ignore[attr-defined]
+    try:
+        yield judge
+    finally:
+        for module in patched:
+            module.get_model = get_model  # type: ignore[attr-defined]
+        _model_roles.reset(token)
+
+
+def task_state(
+    output: ModelOutput,
+    *,
+    output_at: str = "state.output",
+    metadata: dict[str, Any] | None = None,
+    choices: Sequence[str] | None = None,
+    target: str | list[str] = TARGET,
+) -> TaskState:
+    """The task state a scorer sees after the model under test produced `output`.
+
+    Args:
+        output: The model under test's final output.
+        output_at: Where the eval keeps it, as the registry writes it:
+            ``state.output``, ``last_assistant``, ``store:KEY`` or
+            ``metadata:KEY``. The output's message ends ``state.messages`` in
+            every case.
+        metadata: Sample metadata (a per-sample polarity label, for example).
+        choices: The sample's choices, for multiple-choice scorers.
+        target: The sample's target.
+    """
+    messages: list[ChatMessage] = [ChatMessageUser(content=PROMPT)]
+    if output.choices:
+        messages.append(output.message)
+    state = TaskState(
+        model=ModelName("mockllm/model"),
+        sample_id=1,
+        epoch=1,
+        input=PROMPT,
+        messages=messages,
+        target=Target(target),
+        choices=list(choices) if choices else None,
+        output=output,
+        metadata=dict(metadata or {}),
+    )
+    where, _, key = output_at.partition(":")
+    if where == "store":
+        state.output = ModelOutput(model="mockllm/model")
+        state.store.set(key, output.model_dump())
+    elif where == "metadata":
+        state.output = ModelOutput(model="mockllm/model")
+        state.metadata[key] = output.model_dump()
+    return state
+
+
+@dataclass
+class Scored:
+    """What one scorer made of one output: a score or an error, and its judge calls."""
+
+    score: Score | None
+    raised: Exception | None
+    judge_calls: int
+
+    @property
+    def empty_outcome(self) -> str | None:
+        """The outcome the router recorded, or None if the scorer scored it."""
+        if self.score is None:
+            return None
+        return (self.score.metadata or {}).get("empty_outcome")
+
+
+async def score_output(
+    scorer: Scorer,
+    state: TaskState,
+    judge: RecordingJudge,
+) -> Scored:
+    """Run `scorer` on `state` as Inspect does, and report what it did.
+
+    An exception the scorer raises is returned, not raised: raising is one of
+    the routes a non-answer can take.
+    """
+    before = len(judge.prompts)
+    try:
+        score = await scorer(state, state.target)
+    except Exception as error:
+        return Scored(None, error, len(judge.prompts) - before)
+    return Scored(score, None, len(judge.prompts) - before)

@@ -13,12 +13,17 @@ by name in its own package (the target's tests patch ``get_model`` the same
 way). Nothing reaches the network.
 """
 
+import ast
+import builtins
+import importlib
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from inspect_ai._util.registry import is_registry_object
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -194,3 +199,47 @@ async def score_output(
     except Exception as error:
         return Scored(None, error, len(judge.prompts) - before)
     return Scored(score, None, len(judge.prompts) - before)
+
+
+def build_scorer(module_name: str, name: str, construct: str) -> Scorer | list[Scorer]:
+    """The scorer as the eval's code builds it by default.
+
+    A ``factory`` or ``shared_helper`` is called with no arguments. For a
+    ``task_scorer``, the ``scorer=`` expression of the ``Task(...)`` in the task
+    function `name` is evaluated in its module, which works where it names only
+    module-level things (a built-in scorer and its constant arguments).
+
+    Raises:
+        Exception: Whatever building the scorer raises offline (a missing
+            optional dependency, a download); ``ValueError`` when the expression
+            cannot be found or needs more than module-level names.
+    """
+    module = importlib.import_module(module_name)
+    if construct != "task_scorer":
+        return getattr(module, name)()
+    expression = _task_scorer_expression(Path(str(module.__file__)), name)
+    if expression is None:
+        raise ValueError(f"no Task(scorer=...) found in {name}")
+    # the eval's own code, as written (builtins.eval: inspect's eval may be imported)
+    built = builtins.eval(expression, vars(module))
+    scorers = built if isinstance(built, list) else [built]
+    if not all(is_registry_object(s, type="scorer") for s in scorers):
+        raise ValueError(f"scorer={expression} is not built from module-level names")
+    return built
+
+
+def _task_scorer_expression(path: Path, function: str) -> str | None:
+    source = path.read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            for call in ast.walk(node):
+                if isinstance(call, ast.Call) and _called(call) == "Task":
+                    for keyword in call.keywords:
+                        if keyword.arg == "scorer":
+                            return ast.get_source_segment(source, keyword.value)
+    return None
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")

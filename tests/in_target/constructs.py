@@ -5,21 +5,18 @@ outputs scored on both trees (score_answers.py) and the metric check of every
 routed scorer (test_scorer_metrics.py).
 """
 
-import ast
-import builtins
-import importlib
 import math
 import re
 from pathlib import Path
 from typing import Any
 
 from inspect_ai import Epochs, Task, eval
-from inspect_ai._util.registry import is_registry_object
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
+from empty_migrate import probe
 from empty_migrate.codemod_declarations import DECLARATIONS
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.loader import load_registry
@@ -61,46 +58,14 @@ def routed_constructs() -> list[tuple[str, Any]]:
 
 
 def build_scorer(entry: Any) -> Scorer | list[Scorer] | str:
-    """The scorer as the eval's code builds it by default, or why it cannot be.
-
-    A factory or a helper is called with no arguments. For a
-    ``Task(scorer=...)`` construct, the ``scorer=`` expression of the task
-    function is evaluated in its module, which works where it names only
-    module-level things (a builtin scorer and its constant arguments).
-    """
+    """The scorer as the eval's code builds it by default, or why it cannot be."""
     module_name = "inspect_evals." + entry.file.removesuffix(".py").replace("/", ".")
     try:
-        module = importlib.import_module(module_name)
-        if entry.construct_kind != "task_scorer":
-            return getattr(module, entry.name)()
-        expression = _task_scorer_expression(Path(module.__file__), entry.name)
-        if expression is None:
-            return f"no Task(scorer=...) found in {entry.name}"
-        # the eval's own code, as written (builtins.eval: inspect's eval is imported)
-        built = builtins.eval(expression, vars(module))
+        return probe.build_scorer(module_name, entry.name, entry.construct_kind)
+    except ValueError as error:
+        return str(error)
     except Exception as error:  # a scorer that cannot be built offline
         return f"cannot be built: {type(error).__name__}: {short(error)}"
-    scorers = built if isinstance(built, list) else [built]
-    if not all(is_registry_object(s, type="scorer") for s in scorers):
-        return f"scorer={expression} is not built from module-level names alone"
-    return built
-
-
-def _task_scorer_expression(path: Path, function: str) -> str | None:
-    source = path.read_text(encoding="utf-8")
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef) and node.name == function:
-            for call in ast.walk(node):
-                if isinstance(call, ast.Call) and _called(call) == "Task":
-                    for keyword in call.keywords:
-                        if keyword.arg == "scorer":
-                            return ast.get_source_segment(source, keyword.value)
-    return None
-
-
-def _called(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
 
 
 def short(error: object) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 
 from empty_migrate import __version__
+from empty_migrate.cli_audit import add_audit_command, run_audit_command
 from empty_migrate.cli_migrate import (
     add_migrate_arguments,
     migration_options_given,
@@ -51,6 +52,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _print_outcomes(args.logs, args.format)
     if args.command == "registry":
         return run_registry(args)
+    if args.command == "audit":
+        return run_audit_command(args)
     return run_migrate(args, parser)
 
 
@@ -78,6 +81,7 @@ def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
         "--format", choices=["table", "json"], default="table", help="output format"
     )
     add_registry_commands(commands)
+    add_audit_command(commands)
     return parser, migration_options
 
 

@@ -1,0 +1,172 @@
+"""``empty-migrate audit``: the behaviour matrix (parse, print, exit)."""
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from empty_migrate.cli_registry import load_or_report
+from empty_migrate.corpus import CorpusError, resolve_target
+from empty_migrate.exit_codes import ExitCode
+from empty_migrate.registry.loader import EVALS_DIR, Registry
+
+
+def add_audit_command(commands: Any) -> None:
+    """Register ``audit`` on the top-level parser."""
+    audit = commands.add_parser(
+        "audit",
+        help="run every registered scorer on each kind of non-answer, as it stands",
+    )
+    audit.add_argument(
+        "--eval", dest="audit_evals", action="append", default=[], metavar="EVAL"
+    )
+    audit.add_argument(
+        "--all",
+        dest="audit_all",
+        action="store_true",
+        help="every eval of the registry",
+    )
+    audit.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
+    audit.add_argument(
+        "--before",
+        metavar="REPO",
+        help="also audit this tree and compare it with --repo",
+    )
+    audit.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE.json", "AFTER.json"),
+        help="compare two saved --format json audits; runs nothing",
+    )
+    audit.add_argument("--format", choices=["text", "json", "html"], default="text")
+    audit.add_argument(
+        "--output", type=Path, metavar="FILE", help="write here, not stdout"
+    )
+    audit.add_argument(
+        "--python",
+        help="the target environment's interpreter (else $EMPTY_MIGRATE_TARGET_ENV)",
+    )
+    audit.add_argument("--workers", type=int, default=2, help="parallel workers (2)")
+    audit.add_argument(
+        "--log", metavar="LOG.eval", help="audit the samples of an eval log"
+    )
+    audit.add_argument(
+        "--registry", type=Path, default=EVALS_DIR, help=argparse.SUPPRESS
+    )
+
+
+def run_audit_command(args: argparse.Namespace) -> int:
+    """Run ``audit`` from parsed arguments."""
+    if args.log:
+        return _audit_log(args)
+    try:
+        if args.compare:
+            before, after = (_read_audit(Path(p)) for p in args.compare)
+        else:
+            before, after = _run(args)
+        if after is None:
+            return ExitCode.USAGE
+        _write(_render(after, before, args.format), args.output)
+    except _Usage as error:
+        print(f"empty-migrate: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    return ExitCode.OK
+
+
+class _Usage(Exception):
+    """Bad input: one line on stderr, exit 2."""
+
+
+def _audit_log(args: argparse.Namespace) -> int:
+    # audit --log belongs to empty_migrate.audit_log, added separately
+    if importlib.util.find_spec("empty_migrate.audit_log") is None:
+        print("empty-migrate: audit --log is not available yet", file=sys.stderr)
+        return ExitCode.USAGE
+    from empty_migrate import audit_log  # type: ignore[attr-defined]
+
+    return int(audit_log.main(args))
+
+
+def _read_audit(path: Path) -> Any:
+    from empty_migrate.audit import Audit
+
+    try:
+        return Audit.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, TypeError) as error:
+        raise _Usage(f"{path}: {error}") from None
+
+
+def _run(args: argparse.Namespace) -> tuple[Any, Any]:
+    if args.workers < 1:
+        raise _Usage("--workers must be at least 1")
+    registry = load_or_report(args.registry)
+    if registry is None:
+        return None, None
+    evals = _selected(registry, args)
+    from empty_migrate.audit_run import AuditError, choose_python, run_audit
+
+    try:
+        trees = (
+            [_tree(args.before), _tree(args.repo)]
+            if args.before
+            else [_tree(args.repo)]
+        )
+        python = choose_python(args.python, trees[-1], _note)
+        audits = [run_audit(registry, t, evals, python, args.workers) for t in trees]
+    except (AuditError, CorpusError) as error:
+        raise _Usage(str(error)) from None
+    return (audits[0] if args.before else None), audits[-1]
+
+
+def _selected(registry: Registry, args: argparse.Namespace) -> list[str]:
+    if args.audit_all and args.audit_evals:
+        raise _Usage("--eval and --all together: name evals or take them all")
+    if not args.audit_all and not args.audit_evals:
+        raise _Usage("name --eval EVAL (repeatable) or --all")
+    if args.audit_all:
+        return sorted(registry.evals)
+    for name in args.audit_evals:
+        try:
+            registry.get(name)
+        except KeyError as error:
+            raise _Usage(error.args[0]) from None
+    return list(dict.fromkeys(args.audit_evals))
+
+
+def _tree(spec: str | None) -> Path:
+    target = resolve_target(spec, on_fetch=_note)
+    if target.notice:
+        _note(target.notice)
+    return target.path
+
+
+def _note(message: str) -> None:
+    print(f"empty-migrate: {message}", file=sys.stderr, flush=True)
+
+
+def _render(after: Any, before: Any, fmt: str) -> str:
+    from empty_migrate import audit_report
+
+    if fmt == "html":
+        from empty_migrate.audit_html import render_html
+
+        return render_html(after, before)
+    if fmt == "json":
+        if before is None:
+            return after.to_json() + "\n"
+        return audit_report.compare_json(before, after) + "\n"
+    if before is None:
+        return audit_report.render_text(after)
+    return audit_report.render_compare_text(before, after)
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise _Usage(f"--output {output}: {error.strerror}") from None
+    _note(f"wrote {output}")

@@ -1,0 +1,136 @@
+"""Small real audits: inspect_ai's own scorers run through ``probe`` in-process.
+
+The rows are built by the same code as a full audit's (``audit_worker`` scores
+the fixtures, ``audit.build_audit`` makes the rows); only the scorers differ:
+inspect_ai's ``match()`` and ``model_graded_qa()``, routed or not, and a copy
+of inspect_evals' ``preset_score_on_no_response`` (inspect_evals is not
+installed here).
+"""
+
+import asyncio
+from pathlib import Path
+
+from inspect_ai.scorer import (
+    INCORRECT,
+    Score,
+    Scorer,
+    Target,
+    match,
+    model_graded_qa,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from empty_migrate import probe
+from empty_migrate.audit import Audit, Planned, build_audit
+from empty_migrate.audit_worker import observe_fixtures
+from empty_migrate.registry.schema import EvalEntry, resolve
+from empty_migrate.router import route_empty_responses
+
+
+def preset_score_on_no_response(grader: Scorer, value: str = INCORRECT) -> Scorer:
+    """inspect_evals 0.26.0's helper (utils/scorers.py:401), as it stands."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        if not state.output.completion.strip():
+            return Score(
+                value=value,
+                answer=state.output.completion,
+                explanation="Output was empty; assigned preset score without "
+                "calling the grader.",
+                reason="no_response",
+            )
+        return await grader(state, target)
+
+    return score
+
+
+@scorer(metrics=[])
+def judged() -> Scorer:
+    """model_graded_qa, as an eval's own ``@scorer``."""
+    return model_graded_qa()
+
+
+def entry(category: str, scorer_names: list[str], **settings: object) -> EvalEntry:
+    """A registry entry for a one-task eval ``demo`` with these scorers."""
+    return EvalEntry.model_validate(
+        {
+            "category": category,
+            "polarity": "neutral",
+            "output": "state.output",
+            "judge": "scorer",
+            "today": "demo/scorer.py:1",
+            "codemods": "none",
+            "tasks": {"demo_task": {}},
+            "scorers": [
+                {"name": name, "file": "demo/scorer.py", "construct": "factory"}
+                for name in scorer_names
+            ],
+            **settings,
+        }
+    )
+
+
+def observed(scorer_: Scorer) -> list[dict]:
+    """What the worker observes of `scorer_` on every outcome fixture."""
+
+    async def run() -> list[dict]:
+        with probe.recording_judge() as judge:
+            return await observe_fixtures(scorer_, "state.output", judge)
+
+    return asyncio.run(run())
+
+
+def small_audit(
+    tree: Path,
+    scorers: dict[str, Scorer],
+    category: str = "model_graded",
+    eval_name: str = "demo",
+    **settings: object,
+) -> Audit:
+    """An audit of one eval whose scorers are `scorers` (name -> scorer)."""
+    registry_entry = entry(category, list(scorers), **settings)
+    planned = [
+        Planned(eval_name, "demo_task", s, resolve(registry_entry, "demo_task", s))
+        for s in registry_entry.scorers
+    ]
+    results = {
+        p.job_key: {"key": p.job_key, "scorers": [observed(scorers[p.scorer.name])]}
+        for p in planned
+    }
+    return build_audit(tree, planned, results)
+
+
+def demo_tree(root: Path, scorer_source: str = "") -> Path:
+    """An inspect_evals-shaped tree holding ``demo/scorer.py``."""
+    package = root / "src" / "inspect_evals" / "demo"
+    package.mkdir(parents=True)
+    (package.parent / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "scorer.py").write_text(scorer_source)
+    return root
+
+
+DEAD_CHECK = """\
+async def score(state, target):
+    if not state.output:
+        return 0.0
+"""
+
+
+def judge_then_routed(tree: Path) -> tuple[Audit, Audit]:
+    """The same model-graded eval before (judge on everything) and after routing."""
+    before = small_audit(tree, {"grader": judged()})
+    routed = route_empty_responses(judged(), category="model_graded")
+    return before, small_audit(tree, {"grader": routed})
+
+
+def two_categories(tree: Path) -> Audit:
+    """An audit with a qa eval (match) and a safety eval (judged, unrouted)."""
+    qa = small_audit(tree, {"match": match()}, category="qa")
+    safety = small_audit(
+        tree, {"judged": judged()}, category="safety", refusal_verdict="I"
+    )
+    for row in safety.rows:
+        row.eval = "demo_safety"
+    return Audit(str(tree), qa.rows + safety.rows, [])

@@ -1,0 +1,147 @@
+"""``empty-migrate audit`` on the real inspect_evals 0.26.0, pristine and migrated.
+
+The pristine tree must show today's known faults where the registry says they
+are; the migrated tree must show none of them in any eval the migration routes.
+"""
+
+import re
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from empty_migrate.audit import Audit
+from empty_migrate.audit_html import render_html
+from empty_migrate.audit_report import not_run_by_reason
+from empty_migrate.cli import main
+from empty_migrate.registry.loader import load_registry
+from empty_migrate.registry.scan import scan_repo
+from tests.audit.browser import dump_dom, have_chromium, screenshot
+from tests.in_target.constructs import routed_evals
+
+pytestmark = pytest.mark.corpus
+
+JUDGED_EMPTY = re.compile(
+    r"^empty[^;.]*?(sent to|passed to|reaches|goes to)[^;]*?"
+    r"(judge|grader|classifier|model_graded)",
+    re.IGNORECASE,
+)
+"""A registry ``today`` saying an empty completion is sent to a judge."""
+REVIEWER_SCREENSHOT = Path("/work/t/audit.png")
+
+
+def audit_of(tree: Path, target_env, out: Path) -> Audit:
+    started = time.monotonic()
+    args = ["audit", "--all", "--repo", str(tree), "--format", "json"]
+    args += ["--python", str(target_env.python), "--output", str(out)]
+    assert main(args) == 0
+    audit = Audit.from_json(out.read_text())
+    print(f"\naudit of {tree}: {time.monotonic() - started:.0f} s")
+    report(audit)
+    return audit
+
+
+def report(audit: Audit) -> None:
+    faults = Counter(f for row in audit.rows for f in row.faults)
+    grouped = not_run_by_reason(audit.not_run)
+    print(f"  {len(audit.rows)} rows, faults {dict(faults)}")
+    print(f"  not run: {sum(map(len, grouped.values()))} scorers")
+    for reason, names in grouped.items():
+        print(f"    {reason} ({len(names)})")
+
+
+@pytest.fixture(scope="module")
+def pristine_audit(inspect_evals_tree, target_env, tmp_path_factory) -> Audit:
+    out = tmp_path_factory.mktemp("audit") / "pristine.json"
+    return audit_of(inspect_evals_tree, target_env, out)
+
+
+@pytest.fixture(scope="module")
+def migrated_audit(migrated_tree, target_env, tmp_path_factory) -> Audit:
+    out = tmp_path_factory.mktemp("audit") / "migrated.json"
+    return audit_of(migrated_tree[0], target_env, out)
+
+
+def empty_rows(audit: Audit, eval_name: str) -> list:
+    return [r for r in audit.rows if r.eval == eval_name and r.outcome == "empty"]
+
+
+def test_pristine_shows_the_judge_on_empty_output_where_the_registry_says(
+    pristine_audit,
+):
+    registry = load_registry()
+    said = [
+        n for n, e in sorted(registry.evals.items()) if JUDGED_EMPTY.search(e.today)
+    ]
+    checked, unchecked = [], []
+    for name in said:
+        ran = [r for r in empty_rows(pristine_audit, name) if not r.raised]
+        if not ran:
+            unchecked.append(name)
+            continue
+        checked.append(name)
+        assert any("judge_on_non_answer" in r.faults for r in ran), name
+    print(f"judge on empty output confirmed in {checked}; not runnable: {unchecked}")
+    assert len(checked) >= 3
+
+
+def test_pristine_shows_every_runnable_preset_verdict(
+    pristine_audit, inspect_evals_tree
+):
+    presets = {
+        name: scan.preset_calls
+        for name, scan in scan_repo(inspect_evals_tree).items()
+        if scan.preset_calls
+    }
+    assert sum(map(len, presets.values())) == 7
+    not_run = {n.eval for n in pristine_audit.not_run}
+    found = {
+        name
+        for name in presets
+        if any(
+            "preset_without_outcome" in r.faults
+            for r in empty_rows(pristine_audit, name)
+        )
+    }
+    missing = set(presets) - found
+    print(f"preset verdicts found in {sorted(found)}; not runnable: {sorted(missing)}")
+    assert "frontierscience" in found
+    assert missing <= not_run
+
+
+def test_pristine_shows_frontierscience_dead_check(pristine_audit):
+    [row] = [
+        r
+        for r in empty_rows(pristine_audit, "frontierscience")
+        if r.scorer == "research_scorer"
+    ]
+
+    assert row.faults == ["judge_on_non_answer", "dead_check"]
+
+
+def test_migrated_tree_has_no_known_fault_in_any_migrated_eval(migrated_audit):
+    migrated = {name for name, _ in routed_evals()}
+    left = Counter(row.eval for row in migrated_audit.rows if row.faults)
+
+    print(f"faults left only in evals the migration leaves to people: {dict(left)}")
+    assert not set(left) & migrated
+    assert sum(1 for row in migrated_audit.rows if row.faults) < 30
+
+
+@pytest.mark.skipif(not have_chromium(), reason="chromium is not installed")
+def test_the_comparison_page_renders_every_eval_in_a_browser(
+    pristine_audit, migrated_audit, tmp_path
+):
+    page = tmp_path / "compare.html"
+    page.write_text(render_html(migrated_audit, pristine_audit))
+
+    dom = dump_dom(page)
+    shot = screenshot(page, tmp_path / "audit.png", fragment="#category=model_graded")
+    if REVIEWER_SCREENSHOT.parent.is_dir():
+        REVIEWER_SCREENSHOT.write_bytes(shot.read_bytes())
+
+    evals = {row.eval for row in migrated_audit.rows}
+    rendered = set(re.findall(r"<tr class=\"line[^\"]*\"[^>]*><th>([\w-]+)</th>", dom))
+    assert rendered == evals
+    assert dom.count('class="cell route-') >= len(evals) * 10

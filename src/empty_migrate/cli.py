@@ -51,6 +51,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return _print_outcomes(args.logs, args.format)
     if args.command == "registry":
         return run_registry(args)
+    if args.command == "audit":
+        return _print_audit_log(args)
     return run_migrate(args, parser)
 
 
@@ -78,6 +80,12 @@ def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
         "--format", choices=["table", "json"], default="table", help="output format"
     )
     add_registry_commands(commands)
+    audit = commands.add_parser(
+        "audit", help="what the migration changes in an eval log's scores and metrics"
+    )
+    audit.add_argument("--log", metavar="LOG", help=".eval or .json Inspect log")
+    audit.add_argument("--eval", metavar="EVAL", help="the registry eval of the log")
+    audit.add_argument("--format", choices=["text", "json"], default="text")
     return parser, migration_options
 
 
@@ -114,4 +122,29 @@ def _print_outcomes(logs: list[str], fmt: str) -> int:
     for (outcome, stop_reason), count in sorted(counts.items()):
         print(f"{outcome:<24}{stop_reason:<16}{count:>8}")
     print(f"{'total':<40}{len(outcomes):>8}")
+    return ExitCode.OK
+
+
+def _print_audit_log(args: argparse.Namespace) -> int:
+    # imported here: reading logs needs inspect_ai, which the other commands do not
+    from empty_migrate.audit_log import (
+        AuditLogError,
+        audit_json,
+        audit_log,
+        render_text,
+    )
+    from empty_migrate.log_outcomes import LogReadError
+
+    if not args.log or not args.eval:
+        print("empty-migrate: audit needs --log LOG and --eval EVAL", file=sys.stderr)
+        return ExitCode.USAGE
+    try:
+        audit = audit_log(args.log, args.eval)
+    except (AuditLogError, LogReadError) as error:
+        print(f"empty-migrate: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    if args.format == "json":
+        print(json.dumps(audit_json(audit), indent=2, default=str))
+    else:
+        print(render_text(audit), end="")
     return ExitCode.OK

@@ -5,11 +5,13 @@ task of a small task file. Every sample's output is a fixture of the provider
 library; the scorer is the built-in `includes()`, so a sample is correct when
 its output contains its target. The tasks are named for registry tasks: a
 `qa` eval (gsm8k), a `safety` eval (xstest, R = INCORRECT) and an eval with
-several scorers (math), so the same samples route differently.
+several scorers (math), so the same samples route differently; and a qa eval
+run for two epochs (boolq).
 """
 
 import json
 import math
+import statistics
 import subprocess
 import sys
 import textwrap
@@ -38,21 +40,31 @@ SCRIPT = [
     ("task_state_never_generated", "Canberra"),
 ]
 
+# boolq runs two epochs (mean reducer): each sample's fixture per epoch
+EPOCHS_SCRIPT = [
+    (["openai_chat_answer", "openai_chat_answer"], "Canberra"),
+    (["openai_chat_answer", "azure_content_filter_empty"], "Canberra"),
+    (["openai_chat_whitespace_only", "openai_chat_answer"], "Sydney"),
+    (["openai_chat_400_context_length_exceeded", "openai_chat_answer"], "Canberra"),
+]
+
 TASK_FILE = f"""
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import SampleScore, accuracy, includes, metric, stderr
 from inspect_ai.solver import solver
 
 from empty_migrate.testing.provider_outputs import provider_output
 
-SCRIPT = {SCRIPT!r}
+SCRIPT = [([name], target) for name, target in {SCRIPT!r}]
+EPOCHS_SCRIPT = {EPOCHS_SCRIPT!r}
 
 
 @solver
 def fixture_output():
     async def solve(state, generate):
-        state.output = provider_output(state.metadata["fixture"]).output
+        fixture = state.metadata["fixtures"][state.epoch - 1]
+        state.output = provider_output(fixture).output
         if state.output.choices:
             state.messages.append(state.output.message)
         return state
@@ -68,14 +80,14 @@ def count():
     return compute
 
 
-def _task(metrics=None):
+def _task(metrics=None, script=SCRIPT, epochs=None):
     dataset = [
         Sample(id=i, input="Capital of Australia?", target=target,
-               metadata={{"fixture": name}})
-        for i, (name, target) in enumerate(SCRIPT, start=1)
+               metadata={{"fixtures": names}})
+        for i, (names, target) in enumerate(script, start=1)
     ]
     return Task(dataset=dataset, solver=fixture_output(), scorer=includes(),
-                metrics=metrics)
+                metrics=metrics, epochs=epochs)
 
 
 @task
@@ -92,6 +104,11 @@ def xstest():
 @task
 def math():
     return _task()
+
+
+@task
+def boolq():
+    return _task(script=EPOCHS_SCRIPT, epochs=Epochs(2, "mean"))
 """
 
 
@@ -175,6 +192,29 @@ def test_safety_eval_gives_its_refusal_verdict_and_leaves_truncation_unscored(
         "samples, 7 counted as wrong today; 1 unscored, 2 raised)"
     ) in out
     assert f"includes  stderr    {stderr_of(4, 12):.3f} → {stderr_of(4, 9):.3f}" in out
+
+
+def test_epochs_are_reduced_with_the_logs_reducer_after_rerouting(logs, capsys):
+    code, out, _ = audit(capsys, logs["boolq"], "boolq")
+    assert code == 0
+    assert "task boolq: 4 samples × 2 epochs" in out
+    assert "non-answers: 3 of 8 sample epochs" in out
+    rows = [line.split() for line in out.splitlines() if "→ " in line][:3]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("3", "1", "empty"),
+        ("4", "1", "overflow"),
+        ("2", "2", "filtered"),
+    ]
+    # mean of epochs, before: 1, (1+0)/2, 0, (0+1)/2; after, the unscored and
+    # the errored epoch drop out of their samples: 1, 1, (0+0)/2, 1
+    before, after = [1, 0.5, 0, 0.5], [1, 1, 0, 1]
+    assert (
+        f"includes  accuracy (mean)  {sum(before) / 4:.3f} → {sum(after) / 4:.3f}  "
+        "(non-answers: 3 of 8 sample epochs, 3 counted as wrong today; "
+        "1 unscored, 1 raised)"
+    ) in out
+    stderr_before, stderr_after = (statistics.stdev(v) / 2 for v in (before, after))
+    assert f"stderr (mean)    {stderr_before:.3f} → {stderr_after:.3f}" in out
 
 
 def test_json_shape(logs, capsys):

@@ -115,7 +115,13 @@ class MetricChange:
 
 @dataclass(frozen=True)
 class NonAnswerShare:
-    """How much of one scorer's reported number is made of non-answers."""
+    """How much of one scorer's reported number is made of non-answers.
+
+    Every count is of sample epochs: ``samples`` those the log scored,
+    ``non_answers`` those of them that are non-answers, ``wrong_today`` those
+    recorded as a value that reads as 0, ``unscored`` and ``raised`` those the
+    migration leaves unscored or makes errors.
+    """
 
     score: str
     samples: int
@@ -127,7 +133,10 @@ class NonAnswerShare:
 
 @dataclass(frozen=True)
 class LogAudit:
-    """The audit of one log against one registered eval."""
+    """The audit of one log against one registered eval.
+
+    ``samples`` counts the dataset's samples, each run ``epochs`` times.
+    """
 
     log: str
     eval: str
@@ -172,7 +181,7 @@ def audit_log(
         eval=eval_name,
         task=task,
         category=entry.category,
-        samples=len(log.samples or []),
+        samples=len({s.id for s in log.samples or []}),
         epochs=log.eval.config.epochs or 1,
         matches=matches,
         rows=rows,
@@ -509,14 +518,16 @@ def _first_line(error: Exception) -> str:
 
 def render_text(audit: LogAudit) -> str:
     """The audit as a report for a terminal: matches, rows, then metrics."""
+    epochs = f" × {audit.epochs} epochs" if audit.epochs > 1 else ""
+    unit = _unit(audit.epochs)
     lines = [
         f"log {audit.log}",
         f"eval {audit.eval} (category {audit.category}), task {audit.task}: "
-        f"{_samples(audit.samples, audit.epochs)}",
+        f"{audit.samples} samples{epochs}",
         *(_match_line(m) for m in audit.matches),
         "",
         f"non-answers: {len({_key(r) for r in audit.rows})} of "
-        f"{_samples(audit.samples, audit.epochs)}",
+        f"{audit.samples * audit.epochs} {unit}",
     ]
     if audit.rows:
         lines += _aligned(
@@ -525,13 +536,13 @@ def render_text(audit: LogAudit) -> str:
         )
     lines += ["", "metrics (reported → migrated):"]
     shares = {s.score: s for s in audit.shares}
-    metrics = [_metric_cells(m, shares) for m in audit.metrics]
+    metrics = [_metric_cells(m, shares, unit) for m in audit.metrics]
     lines += _aligned(metrics) if metrics else ["none: the log records no results"]
     return "\n".join(lines) + "\n"
 
 
-def _samples(samples: int, epochs: int) -> str:
-    return f"{samples} samples" if epochs == 1 else f"{samples} sample epochs"
+def _unit(epochs: int) -> str:
+    return "samples" if epochs == 1 else "sample epochs"
 
 
 def _key(row: Rerouted) -> tuple[int | str, int]:
@@ -588,20 +599,20 @@ def _value_text(value: Any) -> str:
 
 
 def _metric_cells(
-    change: MetricChange, shares: dict[str, NonAnswerShare]
+    change: MetricChange, shares: dict[str, NonAnswerShare], unit: str
 ) -> tuple[str, ...]:
     name = change.metric + (f" ({change.reducer})" if change.reducer else "")
     after = _number(change.after) if change.not_recomputed is None else "not recomputed"
     note = f"({change.not_recomputed})" if change.not_recomputed else ""
     share = shares.pop(change.score, None)
     if share is not None and not note:
-        note = f"({_share_text(share)})"
+        note = f"({_share_text(share, unit)})"
     return (change.score, name, f"{_number(change.before)} → {after}", note)
 
 
-def _share_text(share: NonAnswerShare) -> str:
+def _share_text(share: NonAnswerShare, unit: str) -> str:
     text = (
-        f"non-answers: {share.non_answers} of {share.samples} samples, "
+        f"non-answers: {share.non_answers} of {share.samples} {unit}, "
         f"{share.wrong_today} counted as wrong today"
     )
     routed = [f"{share.unscored} unscored", f"{share.raised} raised"]

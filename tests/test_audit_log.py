@@ -5,8 +5,8 @@ task of a small task file. Every sample's output is a fixture of the provider
 library; the scorer is the built-in `includes()`, so a sample is correct when
 its output contains its target. The tasks are named for registry tasks: a
 `qa` eval (gsm8k), a `safety` eval (xstest, R = INCORRECT) and an eval with
-several scorers (math), so the same samples route differently; and a qa eval
-run for two epochs (boolq).
+several scorers (math), so the same samples route differently; a qa eval run
+for two epochs (boolq); and one whose verdict only its code can give (ifeval).
 """
 
 import json
@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import read_eval_log, write_eval_log
 
 from empty_migrate.audit_log import AuditLogError, match_scores
 from empty_migrate.cli import main
@@ -109,6 +110,11 @@ def math():
 @task
 def boolq():
     return _task(script=EPOCHS_SCRIPT, epochs=Epochs(2, "mean"))
+
+
+@task
+def ifeval():
+    return _task()
 """
 
 
@@ -215,6 +221,25 @@ def test_epochs_are_reduced_with_the_logs_reducer_after_rerouting(logs, capsys):
     ) in out
     stderr_before, stderr_after = (statistics.stdev(v) / 2 for v in (before, after))
     assert f"stderr (mean)    {stderr_before:.3f} → {stderr_after:.3f}" in out
+
+
+def test_a_verdict_only_the_evals_code_gives_is_named_and_not_guessed(logs, capsys):
+    code, out, _ = audit(capsys, logs["ifeval"], "ifeval")
+    assert code == 0
+    decided = "→ the eval's code decides: no instruction followed, out of the "
+    # the empty, refused and truncated samples; filters are unscored, and
+    # overflow and no output raise, whatever the verdict
+    assert out.count(decided + "sample's own instruction count") == 3
+    assert "includes  accuracy  0.333 → not recomputed  (a verdict needs" in out
+
+
+def test_a_json_log_audits_as_its_eval_log_does(logs, tmp_path, capsys):
+    as_json = str(tmp_path / "gsm8k.json")
+    write_eval_log(read_eval_log(logs["gsm8k"]), as_json, format="json")
+    _, from_eval, _ = audit(capsys, logs["gsm8k"], "gsm8k")
+    code, from_json, _ = audit(capsys, as_json, "gsm8k")
+    assert code == 0
+    assert from_json.split("\n", 1)[1] == from_eval.split("\n", 1)[1]
 
 
 def test_json_shape(logs, capsys):

@@ -1,7 +1,7 @@
 """``empty-migrate audit``: the behaviour matrix (parse, print, exit)."""
 
 import argparse
-import importlib.util
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -10,6 +10,7 @@ from empty_migrate.cli_registry import load_or_report
 from empty_migrate.corpus import CorpusError, resolve_target
 from empty_migrate.exit_codes import ExitCode
 from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.write import write_files
 
 
 def add_audit_command(commands: Any) -> None:
@@ -58,9 +59,9 @@ def add_audit_command(commands: Any) -> None:
 
 def run_audit_command(args: argparse.Namespace) -> int:
     """Run ``audit`` from parsed arguments."""
-    if args.log:
-        return _audit_log(args)
     try:
+        if args.log:
+            return _audit_log(args)
         if args.compare:
             before, after = (_read_audit(Path(p)) for p in args.compare)
         else:
@@ -79,13 +80,27 @@ class _Usage(Exception):
 
 
 def _audit_log(args: argparse.Namespace) -> int:
-    # audit --log belongs to empty_migrate.audit_log, added separately
-    if importlib.util.find_spec("empty_migrate.audit_log") is None:
-        print("empty-migrate: audit --log is not available yet", file=sys.stderr)
-        return ExitCode.USAGE
-    from empty_migrate import audit_log  # type: ignore[attr-defined]
+    # imported here: reading logs needs inspect_ai, which the other commands do not
+    from empty_migrate.audit_log import (
+        AuditLogError,
+        audit_json,
+        audit_log,
+        render_text,
+    )
+    from empty_migrate.log_outcomes import LogReadError
 
-    return int(audit_log.main(args))
+    if len(args.audit_evals) != 1 or args.audit_all or args.format == "html":
+        raise _Usage("audit --log LOG takes one --eval EVAL and --format text or json")
+    try:
+        audit = audit_log(args.log, args.audit_evals[0])
+    except (AuditLogError, LogReadError) as error:
+        raise _Usage(str(error)) from None
+    if args.format == "json":
+        text = json.dumps(audit_json(audit), indent=2, default=str) + "\n"
+    else:
+        text = render_text(audit)
+    _write(text, args.output)
+    return ExitCode.OK
 
 
 def _read_audit(path: Path) -> Any:
@@ -166,7 +181,8 @@ def _write(text: str, output: Path | None) -> None:
         sys.stdout.write(text)
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        # staged and renamed: an error leaves no half-written report
+        write_files(output.parent, {output.name: text})
     except OSError as error:
         raise _Usage(f"--output {output}: {error.strerror}") from None
     _note(f"wrote {output}")

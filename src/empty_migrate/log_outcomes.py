@@ -11,7 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from inspect_ai.log import EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.model import ModelOutput
 
 from empty_migrate.router import Outcome, classify_output
 
@@ -44,8 +45,23 @@ def sample_outcomes(log_path: str | Path) -> list[SampleOutcome]:
     Raises:
         LogReadError: If the file is missing or is not an Inspect log.
     """
+    log = read_log(log_path)
+    return [classify_sample(str(log_path), sample) for sample in log.samples or []]
+
+
+def read_log(log_path: str | Path, *, resolve_attachments: bool = False) -> EvalLog:
+    """Read one Inspect eval log, with its samples.
+
+    Args:
+        log_path: A ``.eval`` or ``.json`` Inspect log.
+        resolve_attachments: Replace ``attachment://`` references with their
+            content, as a scorer would see it.
+
+    Raises:
+        LogReadError: If the file is missing or is not an Inspect log.
+    """
     try:
-        log = read_eval_log(str(log_path))
+        return read_eval_log(str(log_path), resolve_attachments=resolve_attachments)
     except FileNotFoundError:
         raise LogReadError(f"{log_path}: no such file") from None
     except Exception as error:
@@ -54,12 +70,15 @@ def sample_outcomes(log_path: str | Path) -> list[SampleOutcome]:
             f"{log_path}: not an Inspect eval log ({first_line}); "
             "pass a .eval or .json log written by inspect eval"
         ) from None
-    return [_sample_outcome(str(log_path), sample) for sample in log.samples or []]
 
 
-def _sample_outcome(log: str, sample: EvalSample) -> SampleOutcome:
-    found = classify_output(sample.output)
-    stop_reason = "-" if sample.output.empty else sample.output.stop_reason
+def classify_sample(
+    log: str, sample: EvalSample, output: ModelOutput | None = None
+) -> SampleOutcome:
+    """Classify one sample's final output (``sample.output`` unless `output`)."""
+    output = sample.output if output is None else output
+    found = classify_output(output)
+    stop_reason = "-" if output.empty else output.stop_reason
     return SampleOutcome(
         log, sample.id, sample.epoch, found.outcome, found.signal, stop_reason
     )

@@ -92,9 +92,17 @@ class EvalTarget:
         """
         tasks = scorer.tasks or list(self.entry.tasks) or [None]
         resolved = [resolve(self.entry, task, scorer) for task in tasks]
-        # polarity and judge location do not appear in the router call
+        # polarity, judge location and test metadata do not appear in the router call
         calls = [
-            r.model_dump(exclude={"polarity", "polarity_key", "judge"})
+            r.model_dump(
+                exclude={
+                    "polarity",
+                    "polarity_key",
+                    "polarity_labels",
+                    "judge",
+                    "probe_metadata",
+                }
+            )
             for r in resolved
         ]
         if any(call != calls[0] for call in calls[1:]):

@@ -117,6 +117,10 @@ class EvalTarget:
         task = (scorer.tasks or list(self.entry.tasks) or [None])[0]
         return scorer.rewrite and resolve(self.entry, task, scorer).output != "none"
 
+    def routed_scorers(self) -> list[ScorerEntry]:
+        """The registered constructs the migration wraps in the router."""
+        return [s for s in self.entry.scorers if self.reads_model_output(s)]
+
     def wants(self, codemod: str) -> bool:
         """Whether the registry lists this codemod for the eval."""
         return isinstance(self.entry.codemods, list) and codemod in self.entry.codemods

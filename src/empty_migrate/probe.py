@@ -17,15 +17,16 @@ import ast
 import builtins
 import importlib
 import inspect
+import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from inspect_ai._util.registry import is_registry_object
+from inspect_ai._util.registry import is_registry_object, registry_info
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -37,7 +38,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.model._model import _model_roles
-from inspect_ai.scorer import Score, Scorer, Target
+from inspect_ai.scorer import SampleScore, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -176,6 +177,8 @@ class Scored:
     score: Score | None
     raised: Exception | None
     judge_calls: int
+    state: TaskState | None = None
+    scorer: Scorer | None = None
 
     @property
     def empty_outcome(self) -> str | None:
@@ -199,8 +202,144 @@ async def score_output(
     try:
         score = await scorer(state, state.target)
     except Exception as error:
-        return Scored(None, error, len(judge.prompts) - before)
-    return Scored(score, None, len(judge.prompts) - before)
+        return Scored(None, error, len(judge.prompts) - before, state, scorer)
+    return Scored(score, None, len(judge.prompts) - before, state, scorer)
+
+
+@dataclass(frozen=True)
+class Construct:
+    """A routed scorer construct of an eval, as the eval's code builds it.
+
+    Args:
+        function: The registered construct, imported from its module: a
+            ``@scorer`` factory, a shared helper, or the ``@task`` function
+            whose ``Task(scorer=...)`` holds the scorer.
+        kind: ``factory``, ``shared_helper`` or ``task_scorer``.
+        package: The eval's package; its judges are the recording mock.
+        output_at: Where the eval keeps the model's output (`task_state`).
+    """
+
+    function: Callable[..., Any]
+    kind: str
+    package: str
+    output_at: str = "state.output"
+
+    async def score(
+        self, output: ModelOutput, metadata: dict[str, Any] | None = None
+    ) -> list[Scored]:
+        """Build the scorer and score `output` with it (with each, if several).
+
+        A scorer that cannot be built offline (a missing optional dependency,
+        a download, a judge API's client) skips the test, with the reason.
+        """
+        function = inspect.unwrap(self.function)
+        module, name = function.__module__, function.__name__
+        with recording_judge(self.package, module) as judge:
+            try:
+                built = build_scorer(module, name, self.kind, package=self.package)
+            except Exception as error:
+                _skip(
+                    f"{name} cannot be built offline: {type(error).__name__}: {error}"
+                )
+            state = task_state(output, output_at=self.output_at, metadata=metadata)
+            scorers = built if isinstance(built, list) else [built]
+            return [await score_output(scorer, state, judge) for scorer in scorers]
+
+
+def _skip(reason: str) -> None:
+    # imported here: only the tests that use a Construct run under pytest
+    import pytest
+
+    pytest.skip(" ".join(reason.split())[:300])
+
+
+ROUTER_ERRORS = ("ContextOverflowError", "EmptyResponseError")
+"""The errors the router raises for a non-answer it does not score."""
+
+
+def assert_verdict(scored: list[Scored], outcome: str, value: Any, reason: str) -> None:
+    """The router gave its verdict `value` (or its function of the sample), no judge."""
+    for one in scored:
+        assert one.raised is None, f"{outcome}: raised {one.raised!r}"
+        assert one.score is not None and one.state is not None
+        if callable(value):
+            value = value(one.state, one.state.target)
+        assert same_value(one.score.value, value), (outcome, one.score.value)
+        assert (one.score.reason, one.empty_outcome) == (reason, outcome)
+        assert one.judge_calls == 0, f"{outcome}: the judge was called"
+
+
+def assert_unscored(scored: list[Scored], outcome: str) -> None:
+    """The router left the sample unscored (NaN), with no judge."""
+    for one in scored:
+        assert one.raised is None, f"{outcome}: raised {one.raised!r}"
+        assert one.score is not None and _is_nan(one.score.value), outcome
+        assert one.empty_outcome == outcome
+        assert one.judge_calls == 0, f"{outcome}: the judge was called"
+
+
+def assert_raised(scored: list[Scored], outcome: str, error: str) -> None:
+    """The router raised `error` (its class name), with no judge."""
+    for one in scored:
+        assert type(one.raised).__name__ == error, f"{outcome}: {one.raised!r}"
+        assert one.judge_calls == 0, f"{outcome}: the judge was called"
+
+
+def assert_reaches_scorer(scored: list[Scored], outcome: str | None = None) -> None:
+    """The eval's own scorer decided: its score (marked with `outcome`) or its error.
+
+    An answer (`outcome` None) carries no ``empty_outcome``; an error, if the
+    scorer needs more than this sample gives it, is never the router's.
+    """
+    for one in scored:
+        if one.raised is not None:
+            assert type(one.raised).__name__ not in ROUTER_ERRORS, repr(one.raised)
+        elif one.score is not None:
+            assert one.empty_outcome == outcome, (outcome, one.score.metadata)
+
+
+def assert_metrics_accept(scored: list[Scored], keys: Sequence[str]) -> None:
+    """Each routed score carries the sample metadata `keys` and its metrics compute."""
+    for one in scored:
+        assert one.score is not None and one.state is not None
+        for key in keys:
+            assert one.score.metadata[key] == one.state.metadata[key], key
+        sample = SampleScore(
+            score=one.score, sample_id=1, sample_metadata=one.state.metadata
+        )
+        for metric, key in _metrics(one.scorer):
+            metric([_projected(sample, key)] if key else [sample])
+
+
+def _metrics(scorer: Scorer | None) -> list[tuple[Any, str | None]]:
+    """Each metric of the scorer, with the value key it reads if it is keyed."""
+    metrics = registry_info(scorer).metadata.get("metrics") or []
+    found: list[tuple[Any, str | None]] = []
+    for group in [metrics] if isinstance(metrics, dict) else metrics:
+        if isinstance(group, dict):
+            found += [(m, key) for key, ms in group.items() if key != "*" for m in ms]
+        else:
+            found.append((group, None))
+    return found
+
+
+def _projected(sample: SampleScore, key: str) -> SampleScore:
+    """The sample with one key of its dict value, as Inspect gives a keyed metric."""
+    score = sample.score.model_copy(update={"value": sample.score.value[key]})  # type: ignore[index]
+    return sample.model_copy(update={"score": score})
+
+
+def same_value(actual: Any, expected: Any) -> bool:
+    """Equal score values, NaN equal to NaN (at any depth of a dict)."""
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(
+            same_value(actual[k], expected[k]) for k in actual
+        )
+    return actual == expected or (_is_nan(actual) and _is_nan(expected))
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
 
 
 def build_scorer(

@@ -17,6 +17,7 @@ fixture library, so neither drifts from its source. Safe: it adds tests and
 changes no score; it runs only when the eval's scoring was migrated.
 """
 
+import ast
 import textwrap
 from functools import cache
 from typing import Any
@@ -30,6 +31,7 @@ from empty_migrate.codemods.base import Codemod, EvalTarget
 from empty_migrate.codemods.install_router import _ruff_clean, _source
 from empty_migrate.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.registry.schema import Resolved, ScorerEntry, VerdictExpression
+from empty_migrate.syntax import local_name, scope_bindings
 
 FIXTURES_PATH = "tests/utils/empty_response.py"
 FIXTURES_MODULE = "tests.utils.empty_response"
@@ -50,15 +52,15 @@ class EmitPolicyTests(Codemod):
             return []
         if not target.routed_scorers():
             return []
-        return [test_path(target.name), FIXTURES_PATH]
+        return [policy_test_path(target.name), FIXTURES_PATH]
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         if path == FIXTURES_PATH:
             return fixtures_text()
-        return test_text(target)
+        return policy_test_text(target)
 
 
-def test_path(eval_name: str) -> str:
+def policy_test_path(eval_name: str) -> str:
     """Where an eval's emitted policy test lives, from the repo root."""
     return f"tests/{eval_name}/{TEST_NAME}"
 
@@ -100,7 +102,7 @@ def serialised(fixture: str) -> dict[str, Any]:
 _MESSAGE_IDS = {"choices": {"__all__": {"message": {"id"}}}}
 
 
-def test_text(target: EvalTarget) -> str:
+def policy_test_text(target: EvalTarget) -> str:
     """The eval's policy test module."""
     plan = _Plan(target)
     for scorer in target.routed_scorers():
@@ -114,6 +116,7 @@ class _Plan:
     def __init__(self, target: EvalTarget) -> None:
         self.target = target
         self.imports = NeededImports()
+        self.module_imports: set[str] = set()
         self.constructs: list[str] = []
         self.rows: dict[str, list[str]] = {k: [] for k in _TABLES}
         self.lost: dict[str, list[str]] = {}
@@ -177,9 +180,34 @@ class _Plan:
         if verdict is None:
             verdict = "N"
         if isinstance(verdict, VerdictExpression):
-            for free in sorted(verdict.free_names()):
-                self.imports.add(_module(scorer), free)
+            if not self._import_free_names(scorer, verdict):
+                self.imports.add(FIXTURES_MODULE, "EVALS_OWN_VERDICT")
+                return "EVALS_OWN_VERDICT"
         return cst.Module([]).code_for_node(value(self.imports, verdict))
+
+    def _import_free_names(
+        self, scorer: ScorerEntry, verdict: VerdictExpression
+    ) -> bool:
+        """Import what the expression names; False if it reads the scorer's locals."""
+        tree = self.target.workspace.parse(
+            self.target.read(self.target.source(scorer.file))
+        )
+        bound = scope_bindings(tree.body)
+        modules = {
+            local_name(alias)
+            for node in tree.body
+            if isinstance(node, ast.Import)
+            for alias in node.names
+        }
+        free = sorted(verdict.free_names())
+        if not set(free) <= set(bound):
+            return False
+        for name in free:
+            if name in modules:
+                self.module_imports.add(name)
+            else:
+                self.imports.add(_module(scorer), name)
+        return True
 
     def _metadata(self, settings: Resolved) -> None:
         if isinstance(settings.copy_metadata, list):
@@ -220,7 +248,9 @@ class _Plan:
         return "\n".join(
             [
                 _DOCSTRING.format(eval=self.target.name),
-                "import pytest\n",
+                "".join(
+                    f"import {m}\n" for m in sorted({"pytest", *self.module_imports})
+                ),
                 _import_lines(self.imports),
                 "".join(self.constructs),
                 _lost_comment(self.lost),

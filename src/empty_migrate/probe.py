@@ -253,6 +253,17 @@ def _skip(reason: str) -> None:
     pytest.skip(" ".join(reason.split())[:300])
 
 
+class _EvalsOwnVerdict:
+    def __repr__(self) -> str:
+        return "EVALS_OWN_VERDICT"
+
+
+EVALS_OWN_VERDICT: Any = _EvalsOwnVerdict()
+"""A verdict only the eval's scorer can compute (an expression over its locals).
+
+Its value is not checked; its route, reason and the judge's silence are.
+"""
+
 ROUTER_ERRORS = ("ContextOverflowError", "EmptyResponseError")
 """The errors the router raises for a non-answer it does not score."""
 
@@ -261,10 +272,12 @@ def assert_verdict(scored: list[Scored], outcome: str, value: Any, reason: str) 
     """The router gave its verdict `value` (or its function of the sample), no judge."""
     for one in scored:
         assert one.raised is None, f"{outcome}: raised {one.raised!r}"
-        assert one.score is not None and one.state is not None
+        assert one.score is not None
+        assert one.state is not None
         if callable(value):
             value = value(one.state, one.state.target)
-        assert same_value(one.score.value, value), (outcome, one.score.value)
+        if value is not EVALS_OWN_VERDICT:
+            assert same_value(one.score.value, value), (outcome, one.score.value)
         assert (one.score.reason, one.empty_outcome) == (reason, outcome)
         assert one.judge_calls == 0, f"{outcome}: the judge was called"
 
@@ -273,7 +286,8 @@ def assert_unscored(scored: list[Scored], outcome: str) -> None:
     """The router left the sample unscored (NaN), with no judge."""
     for one in scored:
         assert one.raised is None, f"{outcome}: raised {one.raised!r}"
-        assert one.score is not None and _is_nan(one.score.value), outcome
+        assert one.score is not None, outcome
+        assert _is_nan(one.score.value), (outcome, one.score.value)
         assert one.empty_outcome == outcome
         assert one.judge_calls == 0, f"{outcome}: the judge was called"
 
@@ -301,7 +315,8 @@ def assert_reaches_scorer(scored: list[Scored], outcome: str | None = None) -> N
 def assert_metrics_accept(scored: list[Scored], keys: Sequence[str]) -> None:
     """Each routed score carries the sample metadata `keys` and its metrics compute."""
     for one in scored:
-        assert one.score is not None and one.state is not None
+        assert one.score is not None
+        assert one.state is not None
         for key in keys:
             assert one.score.metadata[key] == one.state.metadata[key], key
         sample = SampleScore(

@@ -92,9 +92,17 @@ class EvalTarget:
         """
         tasks = scorer.tasks or list(self.entry.tasks) or [None]
         resolved = [resolve(self.entry, task, scorer) for task in tasks]
-        # polarity and judge location do not appear in the router call
+        # polarity, judge location and test metadata do not appear in the router call
         calls = [
-            r.model_dump(exclude={"polarity", "polarity_key", "judge"})
+            r.model_dump(
+                exclude={
+                    "polarity",
+                    "polarity_key",
+                    "polarity_labels",
+                    "judge",
+                    "probe_metadata",
+                }
+            )
             for r in resolved
         ]
         if any(call != calls[0] for call in calls[1:]):
@@ -108,6 +116,10 @@ class EvalTarget:
         """Whether a codemod should touch the scorer: listed for rewrite, reads text."""
         task = (scorer.tasks or list(self.entry.tasks) or [None])[0]
         return scorer.rewrite and resolve(self.entry, task, scorer).output != "none"
+
+    def routed_scorers(self) -> list[ScorerEntry]:
+        """The registered constructs the migration wraps in the router."""
+        return [s for s in self.entry.scorers if self.reads_model_output(s)]
 
     def wants(self, codemod: str) -> bool:
         """Whether the registry lists this codemod for the eval."""

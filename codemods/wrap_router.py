@@ -27,7 +27,7 @@ from empty_migrate.codemods._router_call import (
     router_call,
 )
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
-from empty_migrate.registry.schema import Resolved, ScorerEntry
+from empty_migrate.registry.schema import Resolved
 from empty_migrate.syntax import (
     Function,
     blocks,
@@ -44,11 +44,11 @@ class WrapRouter(Codemod):
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not target.wants(self.name):
             return []
-        return sorted({target.source(s.file) for s in _wrapped(target)})
+        return sorted({target.source(s.file) for s in target.routed_scorers()})
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
-        scorers = [s for s in _wrapped(target) if s.file == relative]
+        scorers = [s for s in target.routed_scorers() if s.file == relative]
         jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
         chunks = Chunks(text, target.workspace.parse(text))
         router = imported_names(chunks.tree, ROUTER_MODULE).get(ROUTER_FUNCTION)
@@ -174,7 +174,3 @@ def _returns(block: list[ast.stmt]) -> list[ast.Return]:
         ):
             found += [r for inner in blocks(statement) for r in _returns(inner)]
     return found
-
-
-def _wrapped(target: EvalTarget) -> list[ScorerEntry]:
-    return [s for s in target.entry.scorers if target.reads_model_output(s)]

@@ -144,9 +144,14 @@ def test_when_the_router_installer_fails_the_next_eval_installs_the_router(
     monkeypatch.setattr("empty_migrate.migrate.os.cpu_count", lambda: 1)
     assert migrate(repo, registry, "--all") == 3
     err = capsys.readouterr().err
-    assert "beta: rewritten: 2 file(s): install_router, wrap_router" in err
+    assert (
+        "beta: rewritten: 4 file(s): emit_policy_tests, install_router, wrap_router"
+        in err
+    )
     router = repo / "src/inspect_evals/utils/empty_response.py"
     assert "def route_empty_responses" in router.read_text()
+    fixtures = repo / "tests/utils/empty_response.py"
+    assert "def outcome_output" in fixtures.read_text()
 
 
 @pytest.mark.parametrize("stop_at", range(1, 9))

@@ -264,7 +264,9 @@ def _final_diffs(
             # the first rewrite of a path holds its original text
             seen.add(file.path)
             file = replace(file, after=final[file.path])
-            repo_level = all(CODEMODS[name].repo_level for name in file.codemods)
+            repo_level = all(
+                CODEMODS[name].declaration.shares(file.path) for name in file.codemods
+            )
             (shared if repo_level else own).append((file, file.diff()))
     return own, shared
 

@@ -49,6 +49,9 @@ class Declaration:
             module): it does not count as a change to the eval's own scoring.
         follows_changes: True for bookkeeping (version bump, changelog): it runs
             after the code codemods, and only if they changed the eval.
+        shared_files: Files (from the repo root) it writes that every migrated
+            eval shares, like the router module, though its other files are
+            the eval's own: the diff summarises them in its header.
     """
 
     name: str
@@ -63,6 +66,11 @@ class Declaration:
     needs: tuple[str, ...] = ()
     repo_level: bool = False
     follows_changes: bool = False
+    shared_files: tuple[str, ...] = ()
+
+    def shares(self, path: str) -> bool:
+        """Whether its change to `path` is to a file every migrated eval shares."""
+        return self.repo_level or path in self.shared_files
 
     @property
     def safety(self) -> str:
@@ -184,6 +192,27 @@ DECLARATIONS: tuple[Declaration, ...] = (
         ),
         changes_scores=False,
         follows_changes=True,
+    ),
+    Declaration(
+        name="emit_policy_tests",
+        description=(
+            "Write tests/<eval>/test_empty_response_policy.py, asserting the route of "
+            "every outcome class for each routed scorer, and its shared fixtures."
+        ),
+        documentation=(
+            "Writes `tests/<eval>/test_empty_response_policy.py`: each routed "
+            "scorer, built by the eval's own code, scores a real provider-shaped "
+            "output of every outcome class, and the test asserts the route the "
+            "registry and the policy give it (verdict, reason, `empty_outcome`, "
+            "unscored or raised, judge not called), on both polarities of a "
+            "per-sample eval, and that an answer reaches the eval's scorer. Its "
+            "helpers, `tests/utils/empty_response.py`, are generated from this "
+            "package's `probe.py` and fixture library. Runs only when the eval's "
+            "scoring was migrated"
+        ),
+        changes_scores=False,
+        follows_changes=True,
+        shared_files=("tests/utils/empty_response.py",),
     ),
     Declaration(
         name="bump_task_version",

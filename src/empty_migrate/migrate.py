@@ -87,7 +87,9 @@ def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str
             for r in run.evals
             for f in r.files
             if f.status == "rewritten"
-            and any(not CODEMODS[name].repo_level for name in f.codemods)
+            and any(
+                not CODEMODS[name].declaration.shares(f.path) for name in f.codemods
+            )
         }
     )
     return {

@@ -16,14 +16,17 @@ way). Nothing reaches the network.
 import ast
 import builtins
 import importlib
+import inspect
+import math
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-from inspect_ai._util.registry import is_registry_object
+from inspect_ai._util.registry import is_registry_object, registry_info
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -35,7 +38,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.model._model import _model_roles
-from inspect_ai.scorer import Score, Scorer, Target
+from inspect_ai.scorer import SampleScore, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolChoice, ToolInfo
 
@@ -174,6 +177,8 @@ class Scored:
     score: Score | None
     raised: Exception | None
     judge_calls: int
+    state: TaskState | None = None
+    scorer: Scorer | None = None
 
     @property
     def empty_outcome(self) -> str | None:
@@ -197,47 +202,343 @@ async def score_output(
     try:
         score = await scorer(state, state.target)
     except Exception as error:
-        return Scored(None, error, len(judge.prompts) - before)
-    return Scored(score, None, len(judge.prompts) - before)
+        return Scored(None, error, len(judge.prompts) - before, state, scorer)
+    return Scored(score, None, len(judge.prompts) - before, state, scorer)
 
 
-def build_scorer(module_name: str, name: str, construct: str) -> Scorer | list[Scorer]:
+@dataclass(frozen=True)
+class Construct:
+    """A routed scorer construct of an eval, as the eval's code builds it.
+
+    Args:
+        function: The registered construct, imported from its module: a
+            ``@scorer`` factory, a shared helper, or the ``@task`` function
+            whose ``Task(scorer=...)`` holds the scorer.
+        kind: ``factory``, ``shared_helper`` or ``task_scorer``.
+        package: The eval's package; its judges are the recording mock.
+        output_at: Where the eval keeps the model's output (`task_state`).
+    """
+
+    function: Callable[..., Any]
+    kind: str
+    package: str
+    output_at: str = "state.output"
+
+    async def score(
+        self, output: ModelOutput, metadata: dict[str, Any] | None = None
+    ) -> list[Scored]:
+        """Build the scorer and score `output` with it (with each, if several).
+
+        A scorer that cannot be built offline (a missing optional dependency,
+        a download, a judge API's client) skips the test, with the reason.
+        """
+        function = inspect.unwrap(self.function)
+        module, name = function.__module__, function.__name__
+        with recording_judge(self.package, module) as judge:
+            try:
+                built = build_scorer(module, name, self.kind, package=self.package)
+            except Exception as error:
+                _skip(
+                    f"{name} cannot be built offline: {type(error).__name__}: {error}"
+                )
+            state = task_state(output, output_at=self.output_at, metadata=metadata)
+            scorers = built if isinstance(built, list) else [built]
+            return [await score_output(scorer, state, judge) for scorer in scorers]
+
+
+def _skip(reason: str) -> None:
+    # imported here: only the tests that use a Construct run under pytest
+    import pytest
+
+    pytest.skip(" ".join(reason.split())[:300])
+
+
+class _EvalsOwnVerdict:
+    def __repr__(self) -> str:
+        return "EVALS_OWN_VERDICT"
+
+
+EVALS_OWN_VERDICT: Any = _EvalsOwnVerdict()
+"""A verdict only the eval's scorer can compute (an expression over its locals).
+
+Its value is not checked; its route, reason and the judge's silence are.
+"""
+
+ROUTER_ERRORS = ("ContextOverflowError", "EmptyResponseError")
+"""The errors the router raises for a non-answer it does not score."""
+
+
+def assert_verdict(scored: list[Scored], outcome: str, value: Any, reason: str) -> None:
+    """The router gave its verdict `value` (or its function of the sample), no judge."""
+    for one in scored:
+        assert one.raised is None, f"{outcome}: raised {one.raised!r}"
+        assert one.score is not None
+        assert one.state is not None
+        if callable(value):
+            value = value(one.state, one.state.target)
+        if value is not EVALS_OWN_VERDICT:
+            assert same_value(one.score.value, value), (outcome, one.score.value)
+        assert (one.score.reason, one.empty_outcome) == (reason, outcome)
+        assert one.judge_calls == 0, f"{outcome}: the judge was called"
+
+
+def assert_unscored(scored: list[Scored], outcome: str) -> None:
+    """The router left the sample unscored (NaN), with no judge."""
+    for one in scored:
+        assert one.raised is None, f"{outcome}: raised {one.raised!r}"
+        assert one.score is not None, outcome
+        assert _is_nan(one.score.value), (outcome, one.score.value)
+        assert one.empty_outcome == outcome
+        assert one.judge_calls == 0, f"{outcome}: the judge was called"
+
+
+def assert_raised(scored: list[Scored], outcome: str, error: str) -> None:
+    """The router raised `error` (its class name), with no judge."""
+    for one in scored:
+        assert type(one.raised).__name__ == error, f"{outcome}: {one.raised!r}"
+        assert one.judge_calls == 0, f"{outcome}: the judge was called"
+
+
+def assert_reaches_scorer(scored: list[Scored], outcome: str | None = None) -> None:
+    """The eval's own scorer decided: its score (marked with `outcome`) or its error.
+
+    An answer (`outcome` None) carries no ``empty_outcome``; an error, if the
+    scorer needs more than this sample gives it, is never the router's.
+    """
+    for one in scored:
+        if one.raised is not None:
+            assert type(one.raised).__name__ not in ROUTER_ERRORS, repr(one.raised)
+        elif one.score is not None:
+            assert one.empty_outcome == outcome, (outcome, one.score.metadata)
+
+
+def assert_metrics_accept(scored: list[Scored], keys: Sequence[str]) -> None:
+    """Each routed score carries the sample metadata `keys` and its metrics compute."""
+    for one in scored:
+        assert one.score is not None
+        assert one.state is not None
+        for key in keys:
+            assert one.score.metadata[key] == one.state.metadata[key], key
+        sample = SampleScore(
+            score=one.score, sample_id=1, sample_metadata=one.state.metadata
+        )
+        for metric, key in _metrics(one.scorer):
+            metric([_projected(sample, key)] if key else [sample])
+
+
+def _metrics(scorer: Scorer | None) -> list[tuple[Any, str | None]]:
+    """Each metric of the scorer, with the value key it reads if it is keyed."""
+    metrics = registry_info(scorer).metadata.get("metrics") or []
+    found: list[tuple[Any, str | None]] = []
+    for group in [metrics] if isinstance(metrics, dict) else metrics:
+        if isinstance(group, dict):
+            found += [(m, key) for key, ms in group.items() if key != "*" for m in ms]
+        else:
+            found.append((group, None))
+    return found
+
+
+def _projected(sample: SampleScore, key: str) -> SampleScore:
+    """The sample with one key of its dict value, as Inspect gives a keyed metric."""
+    score = sample.score.model_copy(update={"value": sample.score.value[key]})  # type: ignore[index]
+    return sample.model_copy(update={"score": score})
+
+
+def same_value(actual: Any, expected: Any) -> bool:
+    """Equal score values, NaN equal to NaN (at any depth of a dict)."""
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return actual.keys() == expected.keys() and all(
+            same_value(actual[k], expected[k]) for k in actual
+        )
+    return actual == expected or (_is_nan(actual) and _is_nan(expected))
+
+
+def _is_nan(value: Any) -> bool:
+    return isinstance(value, float) and math.isnan(value)
+
+
+def build_scorer(
+    module_name: str, name: str, construct: str, *, package: str | None = None
+) -> Scorer | list[Scorer]:
     """The scorer as the eval's code builds it by default.
 
-    A ``factory`` or ``shared_helper`` is called with no arguments. For a
-    ``task_scorer``, the ``scorer=`` expression of the ``Task(...)`` in the task
-    function `name` is evaluated in its module, which works where it names only
-    module-level things (a built-in scorer and its constant arguments).
+    For a ``task_scorer``, the ``scorer=`` expression of the ``Task(...)`` in
+    the function `name` is evaluated as that function would evaluate it: its
+    parameters bound to their defaults, and the statements of its body that
+    the expression depends on run first. A ``factory`` or ``shared_helper`` is
+    called with no arguments when it needs none; otherwise the call the eval
+    makes is evaluated the same way, in the function that makes it (a
+    ``@task`` function of `package` first).
+
+    Args:
+        module_name: The module defining the construct.
+        name: The factory, shared helper or task function.
+        construct: ``factory``, ``shared_helper`` or ``task_scorer``.
+        package: Where to look for the call of a factory that needs
+            arguments: by default the eval package the module is in
+            (``inspect_evals.<eval>``).
 
     Raises:
         Exception: Whatever building the scorer raises offline (a missing
-            optional dependency, a download); ``ValueError`` when the expression
-            cannot be found or needs more than module-level names.
+            optional dependency, a download, a parameter with no default);
+            ``ValueError`` when no expression to evaluate is found or it does
+            not give scorers.
     """
     module = importlib.import_module(module_name)
-    if construct != "task_scorer":
-        return getattr(module, name)()
-    expression = _task_scorer_expression(Path(str(module.__file__)), name)
-    if expression is None:
-        raise ValueError(f"no Task(scorer=...) found in {name}")
-    # the eval's own code, as written (builtins.eval: inspect's eval may be imported)
-    built = builtins.eval(expression, vars(module))
+    if construct == "task_scorer":
+        site = _task_scorer_site(module, name)
+    else:
+        factory = getattr(module, name)
+        if not _required_parameters(factory):
+            return factory()
+        site = _call_site(package or ".".join(module_name.split(".")[:2]), name)
+    built = site.evaluate()
     scorers = built if isinstance(built, list) else [built]
     if not all(is_registry_object(s, type="scorer") for s in scorers):
-        raise ValueError(f"scorer={expression} is not built from module-level names")
+        raise ValueError(f"{site.text} does not give scorers")
     return built
 
 
-def _task_scorer_expression(path: Path, function: str) -> str | None:
-    source = path.read_text(encoding="utf-8")
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.FunctionDef) and node.name == function:
+@dataclass(frozen=True)
+class _Site:
+    """An expression inside a function of a module, to evaluate as it runs there."""
+
+    module: ModuleType
+    function: ast.FunctionDef | ast.AsyncFunctionDef
+    expression: ast.expr
+    source: str
+
+    @property
+    def text(self) -> str:
+        """The expression as written."""
+        return ast.get_source_segment(self.source, self.expression) or "?"
+
+    def evaluate(self) -> Any:
+        """The expression's value, its function's defaults and needed lines run.
+
+        The function is rebuilt with the same parameters and a body of the
+        statements the expression needs, then the expression, and called with
+        no arguments in the module's namespace.
+        """
+        body = [*_needed_statements(self.function, self.expression)]
+        body.append(ast.Return(self.expression))
+        probe = ast.FunctionDef(
+            name="_probe_scorer",
+            args=_keyword_only(self.function.args, _loaded(ast.Module(body, []))),
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_params=[],
+        )
+        tree = ast.fix_missing_locations(ast.Module([probe], type_ignores=[]))
+        namespace = dict(vars(self.module))
+        # builtins.exec: inspect's eval may be imported by the module
+        builtins.exec(compile(tree, str(self.module.__file__), "exec"), namespace)
+        return namespace["_probe_scorer"]()
+
+
+def _task_scorer_site(module: ModuleType, function: str) -> _Site:
+    source = Path(str(module.__file__)).read_text(encoding="utf-8")
+    for node in _functions(ast.parse(source), function):
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and _called(call) == "Task":
+                for keyword in call.keywords:
+                    if keyword.arg == "scorer":
+                        return _Site(module, node, keyword.value, source)
+    raise ValueError(f"no Task(scorer=...) found in {function}")
+
+
+def _call_site(package_name: str, factory: str) -> _Site:
+    """Where the eval calls `factory`: in a ``@task`` function first."""
+    root = Path(next(iter(importlib.import_module(package_name).__path__)))
+    found: list[tuple[bool, str, str, ast.FunctionDef, ast.Call]] = []
+    for path in sorted(root.rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for node in _functions(ast.parse(source)):
             for call in ast.walk(node):
-                if isinstance(call, ast.Call) and _called(call) == "Task":
-                    for keyword in call.keywords:
-                        if keyword.arg == "scorer":
-                            return ast.get_source_segment(source, keyword.value)
-    return None
+                if isinstance(call, ast.Call) and _called(call) == factory:
+                    is_task = any(_named(d) == "task" for d in node.decorator_list)
+                    found.append((not is_task, str(path), source, node, call))
+    if not found:
+        raise ValueError(f"{factory} needs arguments and no call of it was found")
+    _, path, source, node, call = min(found, key=lambda f: (f[0], f[1]))
+    relative = Path(path).relative_to(root)
+    module_name = ".".join([package_name, *relative.with_suffix("").parts])
+    module = importlib.import_module(module_name.removesuffix(".__init__"))
+    return _Site(module, node, call, source)
+
+
+def _functions(
+    tree: ast.AST, name: str | None = None
+) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            if name is None or node.name == name:
+                yield node
+
+
+def _needed_statements(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, expression: ast.expr
+) -> list[ast.stmt]:
+    """The statements before `expression` that bind the names it reads, in order."""
+    needed = _loaded(expression)
+    kept: list[ast.stmt] = []
+    for statement in reversed(function.body):
+        if statement.lineno >= expression.lineno or not needed & _stored(statement):
+            continue
+        kept.append(statement)
+        needed |= _loaded(statement)
+    return kept[::-1]
+
+
+def _keyword_only(arguments: ast.arguments, needed: set[str]) -> ast.arguments:
+    """The parameters among `needed`, keyword-only, each with its default if any."""
+    positional = [*arguments.posonlyargs, *arguments.args]
+    defaults = [None] * (len(positional) - len(arguments.defaults))
+    pairs = [
+        *zip(positional, [*defaults, *arguments.defaults], strict=True),
+        *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
+    ]
+    kept = [(arg, default) for arg, default in pairs if arg.arg in needed]
+    return ast.arguments(
+        posonlyargs=[],
+        args=[],
+        kwonlyargs=[arg for arg, _ in kept],
+        kw_defaults=[default for _, default in kept],
+        defaults=[],
+    )
+
+
+def _loaded(node: ast.AST) -> set[str]:
+    return {
+        n.id
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+
+
+def _stored(node: ast.AST) -> set[str]:
+    return {
+        n.id
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+
+
+def _required_parameters(factory: Any) -> list[str]:
+    signature = inspect.signature(inspect.unwrap(factory))
+    return [
+        p.name
+        for p in signature.parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
+def _named(decorator: ast.expr) -> str:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return getattr(target, "id", "")
 
 
 def _called(call: ast.Call) -> str:

@@ -99,8 +99,17 @@ def run_tests(
     tree: Path,
     paths: Sequence[str],
     workers: int = 2,
+    skips: dict[str, str] | None = None,
 ) -> dict[str, CaseOutcome]:
-    """Run the target's tests in `paths` on a copy of `tree`; each test id's outcome."""
+    """Run the target's tests in `paths` on a copy of `tree`; each test id's outcome.
+
+    Args:
+        environment: The environment to run them in.
+        tree: The target tree.
+        paths: Test folders or files, from the tree's root.
+        workers: pytest-xdist workers (1: none).
+        skips: If given, filled with each skipped test's reason.
+    """
     with tempfile.TemporaryDirectory(prefix="empty-migrate-tests-") as scratch:
         copy = Path(scratch) / "tree"
         shutil.copytree(tree, copy, symlinks=True, ignore=_NOT_COPIED)
@@ -117,6 +126,8 @@ def run_tests(
         if not report.is_file():
             tail = (result.stdout + result.stderr).strip().splitlines()[-3:]
             raise TargetTestError(f"pytest wrote no report: {' / '.join(tail)}")
+        if skips is not None:
+            skips.update(read_skip_reasons(report))
         return read_junit(report)
 
 
@@ -135,6 +146,17 @@ def read_junit(report: Path) -> dict[str, CaseOutcome]:
         else:
             outcomes.setdefault(test_id, "passed")
     return outcomes
+
+
+def read_skip_reasons(report: Path) -> dict[str, str]:
+    """Test id -> why it was skipped, from a pytest junit XML report."""
+    return {
+        f"{case.get('classname', '')}::{case.get('name', '')}": skipped.get(
+            "message", ""
+        )
+        for case in ElementTree.parse(report).iter("testcase")
+        if (skipped := case.find("skipped")) is not None
+    }
 
 
 @dataclass(frozen=True)

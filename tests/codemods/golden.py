@@ -9,15 +9,18 @@ the repo root. A single-file case is the module ``src/inspect_evals/demo/
 scorer.py`` of an eval named ``demo``; ``golden/<codemod>/registry.yaml`` is
 the entry used when a case has none.
 
-The router module is generated (``install_router.router_text()``), so no case
-holds a copy: where a tree has it as the generated text, the file holds only
-`GENERATED`, and the harness reads it as the text the codemod generates today.
+The router module is generated (``install_router.router_text()``), and so is
+the policy tests' fixtures module (``emit_policy_tests.fixtures_text()``), so
+no case holds a copy: where a tree has one as the generated text, the file
+holds only its placeholder (`PLACEHOLDERS`), and the harness reads it as the
+text the codemod generates today.
 """
 
 from dataclasses import dataclass
 from pathlib import Path
 
 from empty_migrate.codemods.base import EvalTarget
+from empty_migrate.codemods.emit_policy_tests import FIXTURES_PATH, fixtures_text
 from empty_migrate.codemods.install_router import ROUTER_PATH, router_text
 from empty_migrate.registry.loader import load_entry
 from empty_migrate.registry.scan import scan_eval
@@ -28,6 +31,15 @@ SCORER_PATH = f"src/inspect_evals/{EVAL}/scorer.py"
 ROUTER = f"src/inspect_evals/{ROUTER_PATH}"
 GENERATED = "# golden: the router module, as install_router generates it today\n"
 """The whole text of a golden router file that stands for the generated one."""
+GENERATED_FIXTURES = (
+    "# golden: the fixtures module, as emit_policy_tests generates it today\n"
+)
+"""The same for the policy tests' shared fixtures module."""
+PLACEHOLDERS = {
+    ROUTER: (GENERATED, router_text),
+    FIXTURES_PATH: (GENERATED_FIXTURES, fixtures_text),
+}
+"""Generated shared files: path -> (the placeholder stored, the generator)."""
 RUFF_CONFIG = """\
 [tool.ruff]
 src = ["src"]
@@ -134,17 +146,20 @@ def _read_tree(root: Path) -> dict[str, str]:
 
 
 def _expanded(path: Path, text: str) -> str:
-    """The text a stored golden file stands for: itself, or the generated router."""
-    if text != GENERATED:
-        return text
-    if path.as_posix() != ROUTER:
-        raise ValueError(f"{path}: only {ROUTER} can stand for the generated router")
-    return router_text()
+    """The text a stored golden file stands for: itself, or a generated module."""
+    for shared, (placeholder, generate) in PLACEHOLDERS.items():
+        if text == placeholder:
+            if path.as_posix() != shared:
+                raise ValueError(f"{path}: only {shared} can stand for {placeholder}")
+            return generate()
+    return text
 
 
 def _stored(path: str, text: str) -> str:
-    """What a golden tree stores for `text` at `path`: never the generated router."""
-    return GENERATED if path == ROUTER and text == router_text() else text
+    """What a golden tree stores for `text` at `path`: never a generated module."""
+    if path in PLACEHOLDERS and text == PLACEHOLDERS[path][1]():
+        return PLACEHOLDERS[path][0]
+    return text
 
 
 def build_repo(case: GoldenCase, root: Path) -> Path:

@@ -58,6 +58,8 @@ def test_changed_python_files_parse_and_compile(migrated):
 def test_changed_files_pass_the_targets_ruff(migrated):
     repo, report = migrated
     files = [p for p in changed_paths(report) if p.endswith(".py")]
+    assert "tests/utils/empty_response.py" in files
+    assert any(p.endswith("/test_empty_response_policy.py") for p in files)
     for args in (["check"], ["format", "--check"]):
         run = subprocess.run(
             [sys.executable, "-m", "ruff", *args, "--no-cache", *files],

@@ -56,6 +56,12 @@ def test_no_test_of_the_target_that_passed_fails_after(
         run_tests(target_env, migrated, paths),
     )
     print(comparison.summary())
+    emitted = [t for t in comparison.after if "test_empty_response_policy" in t]
+    passing = sum(1 for t in emitted if comparison.after[t] == "passed")
+    print(
+        f"of which new, written by the migration (emit_policy_tests): "
+        f"{len(emitted)} tests, {passing} pass"
+    )
     regressions = comparison.regressions
     if regressions:  # confirm on a second run, test folder by test folder
         again = folders_of_tests(regressions)

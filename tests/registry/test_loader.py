@@ -26,6 +26,7 @@ scorers:
   - name: demo_scorer
     file: demo/scorer.py
     construct: factory
+polarity_labels: {refusal_good: unsafe, refusal_bad: safe}
 """
 
 
@@ -79,6 +80,18 @@ def test_wrong_construct(tmp_path):
     assert ":17: scorers[0].construct: Input should be 'factory'" in problem
 
 
+def test_per_sample_polarity_without_labels(tmp_path):
+    labels = "polarity_labels: {refusal_good: unsafe, refusal_bad: safe}\n"
+    found = problems(tmp_path, VALID.replace(labels, ""))
+    assert found
+    assert all("per_sample polarity needs polarity_labels" in p for p in found)
+
+
+def test_polarity_labels_need_both_polarities(tmp_path):
+    text = VALID.replace("refusal_good: unsafe, refusal_bad: safe", "good: unsafe")
+    assert any("polarity_labels" in p for p in problems(tmp_path, text))
+
+
 def test_per_sample_polarity_without_key(tmp_path):
     found = problems(tmp_path, VALID.replace("polarity_key: label\n", ""))
     assert found
@@ -95,7 +108,7 @@ def test_safety_scorer_without_refusal_verdict(tmp_path):
 
 
 def test_scorer_task_must_exist(tmp_path):
-    text = VALID + "    tasks: [demo_typo]\n"
+    text = VALID.replace("factory\n", "factory\n    tasks: [demo_typo]\n")
     [problem] = problems(tmp_path, text)
     assert "scorers[0].tasks: task 'demo_typo' is not in tasks" in problem
 

@@ -171,6 +171,8 @@ def _check_resolved(entry: EvalEntry, scorer: Any) -> Iterator[tuple[Path_, str]
         where = f" (in task {task!r})" if task else ""
         if settings.polarity == "per_sample" and not settings.polarity_key:
             yield ("polarity",), f"per_sample polarity needs polarity_key{where}"
+        if settings.polarity == "per_sample" and not settings.polarity_labels:
+            yield ("polarity",), f"per_sample polarity needs polarity_labels{where}"
         if settings.category == "safety" and settings.refusal_verdict is None:
             yield ("refusal_verdict",), f"a safety scorer needs refusal_verdict{where}"
 

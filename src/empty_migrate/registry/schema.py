@@ -7,7 +7,7 @@ what differs from the level above it.
 import ast
 import builtins
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -110,18 +110,30 @@ class Override(_Strict):
     reason: Annotated[str, StringConstraints(min_length=10)]
 
 
+class PolarityLabels(_Strict):
+    """The values of a per-sample polarity key that mean each polarity.
+
+    The tests the migration writes score every non-answer once with each.
+    """
+
+    refusal_good: Scalar
+    refusal_bad: Scalar
+
+
 class Settings(_Strict):
     """What inherits from eval to task to scorer."""
 
     category: Category | None = None
     polarity: Polarity | None = None
     polarity_key: str | None = None
+    polarity_labels: PolarityLabels | None = None
     refusal_verdict: Verdict = None
     no_answer_verdict: Verdict = None
     copy_metadata: bool | list[str] | None = None
     output: OutputLocation | None = None
     judge: Judge | None = None
     overrides: list[Override] | None = None
+    probe_metadata: dict[str, Any] | None = None
 
 
 class TaskEntry(Settings):
@@ -193,12 +205,14 @@ class Resolved(_Strict):
     category: Category
     polarity: Polarity
     polarity_key: str | None
+    polarity_labels: PolarityLabels | None
     refusal_verdict: Verdict
     no_answer_verdict: Verdict
     copy_metadata: bool | list[str]
     output: OutputLocation
     judge: Judge
     overrides: list[Override]
+    probe_metadata: dict[str, Any]
 
 
 _INHERITED = tuple(Settings.model_fields)
@@ -220,6 +234,8 @@ def resolve(
         }
     values.setdefault("overrides", [])
     values.setdefault("polarity_key", None)
+    values.setdefault("polarity_labels", None)
+    values.setdefault("probe_metadata", {})
     values.setdefault("refusal_verdict", None)
     values.setdefault("no_answer_verdict", None)
     values.setdefault("copy_metadata", False)

@@ -215,15 +215,7 @@ class _Plan:
         else:
             keys = list(settings.probe_metadata) if settings.copy_metadata else []
         self.copied = sorted({*self.copied, *keys})
-        base = dict(settings.probe_metadata)
-        labels = settings.polarity_labels
-        if settings.polarity == "per_sample" and labels and settings.polarity_key:
-            found = [
-                (polarity, {**base, settings.polarity_key: getattr(labels, polarity)})
-                for polarity in ("refusal_good", "refusal_bad")
-            ]
-        else:
-            found = [("sample", base)]
+        found = settings.probe_samples()
         self.labels += [label for label in found if label not in self.labels]
 
     def text(self) -> str:

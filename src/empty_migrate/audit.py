@@ -73,15 +73,21 @@ class Planned:
             f"{self.eval}:{self.scorer.file}:{self.scorer.name}:{self.settings.output}"
         )
 
-    def job(self) -> dict[str, str]:
-        """The worker's job for this scorer (``audit_worker``)."""
+    def job(self) -> dict[str, Any]:
+        """The worker's job for this scorer (``audit_worker``).
+
+        The sample carries the registry's ``probe_metadata``; a per-sample
+        polarity eval is audited on its ``refusal_good`` label.
+        """
         module = self.scorer.file.removesuffix(".py").replace("/", ".")
+        [(_, metadata), *_] = self.settings.probe_samples()
         return {
             "key": self.job_key,
             "module": f"inspect_evals.{module}",
             "scorer": self.scorer.name,
             "construct": self.scorer.construct_kind,
             "output_at": self.settings.output,
+            "metadata": metadata,
         }
 
 

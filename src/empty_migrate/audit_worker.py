@@ -70,7 +70,10 @@ def one_line(text: str | None, limit: int = 300) -> str | None:
 
 
 async def observe_fixtures(
-    scorer: Scorer, output_at: str, judge: probe.RecordingJudge
+    scorer: Scorer,
+    judge: probe.RecordingJudge,
+    output_at: str = "state.output",
+    metadata: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """Score one fixture per outcome class with `scorer`."""
     observed = []
@@ -78,6 +81,7 @@ async def observe_fixtures(
         state = probe.task_state(
             provider_output(fixture).output,
             output_at=output_at,
+            metadata=metadata,
             choices=CHOICES,
             target="A",
         )
@@ -98,16 +102,19 @@ async def run_job(job: dict[str, Any]) -> dict[str, Any]:
         importlib.import_module(job["module"])
     except Exception as error:  # an optional dependency, a download at import
         return {"key": job["key"], "not_run": f"import: {describe(error)}"}
-    with probe.recording_judge(package) as judge:
+    with probe.recording_judge(package, job["module"]) as judge:
         try:
-            built = probe.build_scorer(job["module"], job["scorer"], job["construct"])
+            built = probe.build_scorer(
+                job["module"], job["scorer"], job["construct"], package=package
+            )
         except Exception as error:
             return {"key": job["key"], "not_run": f"build: {describe(error)}"}
         scorers = built if isinstance(built, list) else [built]
         return {
             "key": job["key"],
             "scorers": [
-                await observe_fixtures(s, job["output_at"], judge) for s in scorers
+                await observe_fixtures(s, judge, job["output_at"], job["metadata"])
+                for s in scorers
             ],
         }
 

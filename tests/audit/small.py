@@ -76,7 +76,7 @@ def observed(scorer_: Scorer) -> list[dict]:
 
     async def run() -> list[dict]:
         with probe.recording_judge() as judge:
-            return await observe_fixtures(scorer_, "state.output", judge)
+            return await observe_fixtures(scorer_, judge)
 
     return asyncio.run(run())
 

@@ -214,6 +214,20 @@ class Resolved(_Strict):
     overrides: list[Override]
     probe_metadata: dict[str, Any]
 
+    def probe_samples(self) -> list[tuple[str, dict[str, Any]]]:
+        """The sample metadata to score a non-answer under, each with its label.
+
+        ``probe_metadata``, once for each polarity label of a per-sample
+        polarity eval (``refusal_good`` first), otherwise once as ``sample``.
+        """
+        labels, key = self.polarity_labels, self.polarity_key
+        if self.polarity != "per_sample" or labels is None or key is None:
+            return [("sample", dict(self.probe_metadata))]
+        return [
+            (polarity, {**self.probe_metadata, key: getattr(labels, polarity)})
+            for polarity in ("refusal_good", "refusal_bad")
+        ]
+
 
 _INHERITED = tuple(Settings.model_fields)
 

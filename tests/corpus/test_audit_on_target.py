@@ -4,6 +4,7 @@ The pristine tree must show today's known faults where the registry says they
 are; the migrated tree must show none of them in any eval the migration routes.
 """
 
+import os
 import re
 import time
 from collections import Counter
@@ -28,7 +29,8 @@ JUDGED_EMPTY = re.compile(
     re.IGNORECASE,
 )
 """A registry ``today`` saying an empty completion is sent to a judge."""
-REVIEWER_SCREENSHOT = Path("/work/t/audit.png")
+SCREENSHOT_COPY = "EMPTY_MIGRATE_AUDIT_SCREENSHOT"
+"""Set it to a file path to keep the browser's screenshot of the page for review."""
 
 
 def audit_of(tree: Path, target_env, out: Path) -> Audit:
@@ -76,14 +78,17 @@ def test_pristine_shows_the_judge_on_empty_output_where_the_registry_says(
     ]
     checked, unchecked = [], []
     for name in said:
-        ran = [r for r in empty_rows(pristine_audit, name) if not r.raised]
+        # a scorer that asked its judge and then raised on the mock's reply counts
+        ran = [
+            r for r in empty_rows(pristine_audit, name) if r.judge_calls or not r.raised
+        ]
         if not ran:
             unchecked.append(name)
             continue
         checked.append(name)
         assert any("judge_on_non_answer" in r.faults for r in ran), name
     print(f"judge on empty output confirmed in {checked}; not runnable: {unchecked}")
-    assert len(checked) >= 3
+    assert len(checked) >= 5
 
 
 def test_pristine_shows_every_runnable_preset_verdict(
@@ -106,7 +111,7 @@ def test_pristine_shows_every_runnable_preset_verdict(
     }
     missing = set(presets) - found
     print(f"preset verdicts found in {sorted(found)}; not runnable: {sorted(missing)}")
-    assert "frontierscience" in found
+    assert {"fortress", "frontierscience", "uccb", "xstest"} <= found
     assert missing <= not_run
 
 
@@ -138,8 +143,8 @@ def test_the_comparison_page_renders_every_eval_in_a_browser(
 
     dom = dump_dom(page)
     shot = screenshot(page, tmp_path / "audit.png", fragment="#category=model_graded")
-    if REVIEWER_SCREENSHOT.parent.is_dir():
-        REVIEWER_SCREENSHOT.write_bytes(shot.read_bytes())
+    if os.environ.get(SCREENSHOT_COPY):
+        Path(os.environ[SCREENSHOT_COPY]).write_bytes(shot.read_bytes())
 
     evals = {row.eval for row in migrated_audit.rows}
     rendered = set(re.findall(r"<tr class=\"line[^\"]*\"[^>]*><th>([\w-]+)</th>", dom))

@@ -3,9 +3,9 @@
 import pytest
 from inspect_ai.scorer import CORRECT, NOANSWER, Target, model_graded_qa
 
+from empty_migrate.probe import task_state
 from empty_migrate.router import Outcome, route_empty_responses
 from empty_migrate.testing.models import RecordingGrader
-from empty_migrate.testing.task_states import task_state
 
 from .conftest import OUTCOME_EXAMPLES
 

@@ -12,6 +12,7 @@ from inspect_ai.scorer import (
     scorer,
 )
 
+from empty_migrate.probe import task_state
 from empty_migrate.router import (
     ContextOverflowError,
     EmptyResponseError,
@@ -19,7 +20,6 @@ from empty_migrate.router import (
     classify,
     route_empty_responses,
 )
-from empty_migrate.testing.task_states import task_state
 
 from .conftest import OUTCOME_EXAMPLES
 

@@ -21,6 +21,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.util import registry_info
 
+from empty_migrate.probe import task_state
 from empty_migrate.router import (
     Outcome,
     Route,
@@ -29,7 +30,6 @@ from empty_migrate.router import (
     route_empty_responses,
     store_output,
 )
-from empty_migrate.testing.task_states import task_state
 
 from .conftest import OUTCOME_EXAMPLES
 

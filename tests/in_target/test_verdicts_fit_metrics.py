@@ -23,9 +23,9 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 from inspect_ai.util import registry_info
 
+from empty_migrate.probe import task_state
 from empty_migrate.testing.models import RecordingGrader
 from empty_migrate.testing.provider_outputs import provider_output
-from empty_migrate.testing.task_states import task_state
 
 from .conftest import run_eval
 

@@ -131,7 +131,9 @@ def test_migrated_tree_has_no_known_fault_in_any_migrated_eval(migrated_audit):
 
     print(f"faults left only in evals the migration leaves to people: {dict(left)}")
     assert not set(left) & migrated
-    assert sum(1 for row in migrated_audit.rows if row.faults) < 30
+    # 43 on 0.26.0: cyberseceval_4 26, coconot 9, sycophancy 8 (manual evals), now that
+    # probe_metadata lets coconot's and cyse4 prompt injection's judges be reached
+    assert sum(1 for row in migrated_audit.rows if row.faults) < 50
 
 
 @pytest.mark.skipif(not have_chromium(), reason="chromium is not installed")

@@ -19,7 +19,6 @@ from empty_migrate.cli import main
 from empty_migrate.registry.loader import load_registry
 from empty_migrate.registry.scan import scan_repo
 from tests.audit.browser import dump_dom, have_chromium, screenshot
-from tests.in_target.constructs import routed_evals
 
 pytestmark = pytest.mark.corpus
 
@@ -126,14 +125,11 @@ def test_pristine_shows_frontierscience_dead_check(pristine_audit):
 
 
 def test_migrated_tree_has_no_known_fault_in_any_migrated_eval(migrated_audit):
-    migrated = {name for name, _ in routed_evals()}
+    registry = load_registry()
     left = Counter(row.eval for row in migrated_audit.rows if row.faults)
 
     print(f"faults left only in evals the migration leaves to people: {dict(left)}")
-    assert not set(left) & migrated
-    # 43 on 0.26.0: cyberseceval_4 26, coconot 9, sycophancy 8 (manual evals), now that
-    # probe_metadata lets coconot's and cyse4 prompt injection's judges be reached
-    assert sum(1 for row in migrated_audit.rows if row.faults) < 50
+    assert {registry.get(name).codemods for name in left} <= {"manual"}
 
 
 @pytest.mark.skipif(not have_chromium(), reason="chromium is not installed")

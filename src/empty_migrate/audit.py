@@ -263,6 +263,10 @@ def observed_route(row: Row, refusal_verdict: Any) -> str:
         return "unscored"
     if refusal_verdict is not None and _same_value(row.value, refusal_verdict):
         return "refusal"
+    if row.empty_outcome:
+        # the router's no-answer verdict, in whatever shape the eval's scale needs
+        # (niah's 1.0 is the judge's lowest grade)
+        return "wrong"
     return "wrong" if as_float(row.value) == 0.0 else "scored"
 
 

@@ -170,3 +170,14 @@ def test_comparing_an_audit_with_itself_changes_nothing(tree):
     before, _ = judge_then_routed(tree)
 
     assert "no cell changed" in render_compare_text(before, before)
+
+
+def test_a_no_answer_verdict_on_the_judges_own_scale_still_counts_as_wrong(tree):
+    # niah's verdict is 1.0, the lowest grade of its 1-10 judge, not 0
+    routed = route_empty_responses(
+        judged(), category="model_graded", no_answer_verdict=1.0
+    )
+    rows = by_outcome(small_audit(tree, {"grader": routed}, no_answer_verdict=1.0))
+
+    assert (rows["empty"].value, rows["empty"].route) == (1.0, "wrong")
+    assert rows["answered"].route == "judge"

@@ -23,7 +23,7 @@ import empty_migrate
 from empty_migrate.audit import Audit, build_audit, plan
 from empty_migrate.corpus import DEFAULT_SPEC, cache_root
 from empty_migrate.registry.loader import Registry
-from empty_migrate.target_tests import OFFLINE, TargetEnvironment
+from empty_migrate.target_tests import OFFLINE, TargetEnvironment, TargetTestError
 
 FRAMEWORK = "inspect-ai==0.3.285"
 """The inspect-ai the fixture library mirrors, installed next to the target."""
@@ -67,7 +67,10 @@ def choose_python(python: str | None, tree: Path, notify: Notify) -> Path:
     if not TargetEnvironment(root).python.is_file():
         notify(f"creating the environment for inspect-evals {version} in {root} (once)")
     requirements = [f"inspect-evals=={version}", FRAMEWORK]
-    return TargetEnvironment.ensure(root, requirements).python
+    try:
+        return TargetEnvironment.ensure(root, requirements).python
+    except TargetTestError as error:
+        raise AuditError(f"{error}; or pass --python PATH") from None
 
 
 def tree_version(tree: Path) -> str:

@@ -148,3 +148,18 @@ def test_the_comparison_page_renders_every_eval_in_a_browser(
     rendered = set(re.findall(r"<tr class=\"line[^\"]*\"[^>]*><th>([\w-]+)</th>", dom))
     assert rendered == evals
     assert dom.count('class="cell route-') >= len(evals) * 10
+
+
+def test_without_python_the_audit_uses_the_cached_environment_for_the_tree(
+    inspect_evals_tree, target_env, tmp_path, monkeypatch, capsys
+):
+    # the cached environment for 0.26.0 is the one the corpus checks built
+    monkeypatch.delenv("EMPTY_MIGRATE_TARGET_ENV", raising=False)
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path))
+    (tmp_path / "target-env-0.26.0").symlink_to(target_env.root)
+
+    code = main(["audit", "--eval", "gpqa", "--repo", str(inspect_evals_tree)])
+
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "gpqa / gpqa_diamond" in out

@@ -87,7 +87,7 @@ def test_pristine_shows_the_judge_on_empty_output_where_the_registry_says(
         checked.append(name)
         assert any("judge_on_non_answer" in r.faults for r in ran), name
     print(f"judge on empty output confirmed in {checked}; not runnable: {unchecked}")
-    assert len(checked) >= 5
+    assert len(checked) >= 11  # all but the three that build only online
 
 
 def test_pristine_shows_every_runnable_preset_verdict(

@@ -139,7 +139,7 @@ class _Plan:
         self._metadata(settings)
 
     def _construct(self, scorer: ScorerEntry, settings: Resolved) -> str:
-        module = _module(scorer)
+        module = scorer.module
         self.imports.add(module, scorer.name)
         self.imports.add(FIXTURES_MODULE, "Construct")
         constant = scorer.name.strip("_").upper()
@@ -206,7 +206,7 @@ class _Plan:
             if name in modules:
                 self.module_imports.add(name)
             else:
-                self.imports.add(_module(scorer), name)
+                self.imports.add(scorer.module, name)
         return True
 
     def _metadata(self, settings: Resolved) -> None:
@@ -277,10 +277,6 @@ def _seen_through_last_assistant(outcome: Outcome) -> str | None:
     output = provider_output(OUTCOME_EXAMPLES[outcome]).output
     found = last_assistant_output(probe.task_state(output))
     return None if found is None else str(classify(found))
-
-
-def _module(scorer: ScorerEntry) -> str:
-    return "inspect_evals." + scorer.file.removesuffix(".py").replace("/", ".")
 
 
 def _param(*values: str, id: str) -> str:

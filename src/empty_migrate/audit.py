@@ -79,11 +79,10 @@ class Planned:
         The sample carries the registry's ``probe_metadata``; a per-sample
         polarity eval is audited on its ``refusal_good`` label.
         """
-        module = self.scorer.file.removesuffix(".py").replace("/", ".")
         [(_, metadata), *_] = self.settings.probe_samples()
         return {
             "key": self.job_key,
-            "module": f"inspect_evals.{module}",
+            "module": self.scorer.module,
             "scorer": self.scorer.name,
             "construct": self.scorer.construct_kind,
             "output_at": self.settings.output,

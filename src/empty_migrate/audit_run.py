@@ -127,10 +127,11 @@ def _start(
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     command = [str(python), "-m", "empty_migrate.audit_worker", str(job_file), str(out)]
-    stderr = (stem / "stderr").open("wb")
-    process = subprocess.Popen(
-        command, cwd=stem, env=environ, stdout=subprocess.DEVNULL, stderr=stderr
-    )
+    # the worker holds its own copy of the descriptor: ours can close at once
+    with (stem / "stderr").open("wb") as stderr:
+        process = subprocess.Popen(
+            command, cwd=stem, env=environ, stdout=subprocess.DEVNULL, stderr=stderr
+        )
     return process, jobs, out
 
 

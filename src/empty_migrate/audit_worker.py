@@ -18,15 +18,13 @@ import importlib
 import json
 import math
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.scorer import Scorer
 
 from empty_migrate import probe
-from empty_migrate.testing.offline import network_closed
+from empty_migrate.testing.offline import network_closed, no_async_back_off
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
 
 CHOICES = ["Paris", "London", "Berlin", "Madrid"]
@@ -132,30 +130,10 @@ async def run_jobs(jobs: list[dict[str, Any]], out: Path) -> None:
             stream.flush()
 
 
-@contextmanager
-def no_back_off() -> Iterator[None]:
-    """``asyncio.sleep`` yields without waiting.
-
-    Scorers that retry a sandbox or a service with back-off would otherwise
-    wait out every delay offline (theagentcompany's: 40 s), for an answer that
-    never comes.
-    """
-    saved = asyncio.sleep
-
-    async def instant(delay: float, result: Any = None) -> Any:
-        return await saved(0, result)
-
-    asyncio.sleep = instant  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        asyncio.sleep = saved
-
-
 def main(argv: list[str]) -> None:
     """``python -m empty_migrate.audit_worker JOBS.json OUT.jsonl``."""
     jobs = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
-    with network_closed(), no_back_off():
+    with network_closed(), no_async_back_off():
         asyncio.run(run_jobs(jobs, Path(argv[1])))
 
 

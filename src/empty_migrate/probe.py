@@ -287,7 +287,7 @@ def assert_unscored(scored: list[Scored], outcome: str) -> None:
     for one in scored:
         assert one.raised is None, f"{outcome}: raised {one.raised!r}"
         assert one.score is not None, outcome
-        assert _is_nan(one.score.value), (outcome, one.score.value)
+        assert is_nan(one.score.value), (outcome, one.score.value)
         assert one.empty_outcome == outcome
         assert one.judge_calls == 0, f"{outcome}: the judge was called"
 
@@ -350,10 +350,11 @@ def same_value(actual: Any, expected: Any) -> bool:
         return actual.keys() == expected.keys() and all(
             same_value(actual[k], expected[k]) for k in actual
         )
-    return actual == expected or (_is_nan(actual) and _is_nan(expected))
+    return actual == expected or (is_nan(actual) and is_nan(expected))
 
 
-def _is_nan(value: Any) -> bool:
+def is_nan(value: Any) -> bool:
+    """Whether a score value is ``Score.unscored()``'s NaN."""
     return isinstance(value, float) and math.isnan(value)
 
 

@@ -5,7 +5,6 @@ outputs scored on both trees (score_answers.py) and the metric check of every
 routed scorer (test_scorer_metrics.py).
 """
 
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from inspect_ai.solver import Generate, TaskState, solver
 from empty_migrate import probe
 from empty_migrate.codemod_declarations import DECLARATIONS
 from empty_migrate.policy import Outcome, Route, route_for
+from empty_migrate.probe import is_nan
 from empty_migrate.registry.loader import load_registry
 from empty_migrate.registry.schema import resolve
 from empty_migrate.testing.models import RecordingGrader, scripted_model
@@ -59,9 +59,8 @@ def routed_constructs() -> list[tuple[str, Any]]:
 
 def build_scorer(entry: Any) -> Scorer | list[Scorer] | str:
     """The scorer as the eval's code builds it by default, or why it cannot be."""
-    module_name = "inspect_evals." + entry.file.removesuffix(".py").replace("/", ".")
     try:
-        return probe.build_scorer(module_name, entry.name, entry.construct_kind)
+        return probe.build_scorer(entry.module, entry.name, entry.construct_kind)
     except ValueError as error:
         return str(error)
     except Exception as error:  # a scorer that cannot be built offline
@@ -140,8 +139,3 @@ def check_routed_score(score: Any, route: Route, outcome: Outcome, where: str) -
     elif route in (Route.NO_ANSWER, Route.REFUSAL_VERDICT):
         assert (score.metadata or {}).get("empty_outcome") == outcome, where
         assert not is_nan(score.value), (where, score.value)
-
-
-def is_nan(value: object) -> bool:
-    """Whether a score value is an unscored NaN."""
-    return isinstance(value, float) and math.isnan(value)

@@ -159,6 +159,11 @@ class ScorerEntry(Settings):
     rewrite: bool = True
     note: str | None = None
 
+    @property
+    def module(self) -> str:
+        """The dotted module that defines the construct, ``inspect_evals.<eval>...``."""
+        return "inspect_evals." + self.file.removesuffix(".py").replace("/", ".")
+
 
 class TextEdit(_Strict):
     """Replace `old`, which must occur exactly once, with `new`."""

@@ -1,9 +1,11 @@
 """Run target code with the network closed, failing fast instead of waiting."""
 
+import asyncio
 import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 @contextmanager
@@ -35,3 +37,25 @@ def network_closed() -> Iterator[None]:
             socket.getaddrinfo,
             time.sleep,
         ) = saved
+
+
+@contextmanager
+def no_async_back_off() -> Iterator[None]:
+    """``asyncio.sleep`` yields without waiting, for scorers called directly.
+
+    Scorers that retry a sandbox or a service with back-off would otherwise
+    wait out every delay offline (theagentcompany's: 40 s), for an answer that
+    never comes. Separate from `network_closed`, which also wraps whole
+    ``eval()`` runs: their log flusher waits in a loop on ``anyio.sleep``
+    (``asyncio.sleep`` underneath), which would spin without the delay.
+    """
+    saved = asyncio.sleep
+
+    async def instant(delay: float, result: Any = None) -> Any:
+        return await saved(0, result)
+
+    asyncio.sleep = instant  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        asyncio.sleep = saved

@@ -138,7 +138,7 @@ def read_junit(report: Path) -> dict[str, CaseOutcome]:
     """Test id -> outcome, from a pytest junit XML report."""
     outcomes: dict[str, CaseOutcome] = {}
     for case in ElementTree.parse(report).iter("testcase"):
-        test_id = f"{case.get('classname', '')}::{case.get('name', '')}"
+        test_id = _test_id(case)
         if case.find("failure") is not None or case.find("error") is not None:
             outcomes[test_id] = "failed"
         elif case.find("skipped") is not None:
@@ -151,12 +151,14 @@ def read_junit(report: Path) -> dict[str, CaseOutcome]:
 def read_skip_reasons(report: Path) -> dict[str, str]:
     """Test id -> why it was skipped, from a pytest junit XML report."""
     return {
-        f"{case.get('classname', '')}::{case.get('name', '')}": skipped.get(
-            "message", ""
-        )
+        _test_id(case): skipped.get("message", "")
         for case in ElementTree.parse(report).iter("testcase")
         if (skipped := case.find("skipped")) is not None
     }
+
+
+def _test_id(case: ElementTree.Element) -> str:
+    return f"{case.get('classname', '')}::{case.get('name', '')}"
 
 
 @dataclass(frozen=True)

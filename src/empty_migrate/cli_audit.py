@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from empty_migrate.cli_registry import load_or_report
+from empty_migrate.cli_registry import load_or_report, note
 from empty_migrate.corpus import CorpusError, resolve_target
 from empty_migrate.exit_codes import ExitCode
 from empty_migrate.registry.loader import EVALS_DIR, Registry
@@ -70,7 +70,7 @@ def run_audit_command(args: argparse.Namespace) -> int:
             return ExitCode.USAGE
         _write(_render(after, before, args.format), args.output)
     except _Usage as error:
-        print(f"empty-migrate: {error}", file=sys.stderr)
+        note(str(error))
         return ExitCode.USAGE
     return ExitCode.OK
 
@@ -127,7 +127,7 @@ def _run(args: argparse.Namespace) -> tuple[Any, Any]:
             if args.before
             else [_tree(args.repo)]
         )
-        python = choose_python(args.python, trees[-1], _note)
+        python = choose_python(args.python, trees[-1], note)
         audits = [run_audit(registry, t, evals, python, args.workers) for t in trees]
     except (AuditError, CorpusError) as error:
         raise _Usage(str(error)) from None
@@ -150,14 +150,10 @@ def _selected(registry: Registry, args: argparse.Namespace) -> list[str]:
 
 
 def _tree(spec: str | None) -> Path:
-    target = resolve_target(spec, on_fetch=_note)
+    target = resolve_target(spec, on_fetch=note)
     if target.notice:
-        _note(target.notice)
+        note(target.notice)
     return target.path
-
-
-def _note(message: str) -> None:
-    print(f"empty-migrate: {message}", file=sys.stderr, flush=True)
 
 
 def _render(after: Any, before: Any, fmt: str) -> str:
@@ -185,4 +181,4 @@ def _write(text: str, output: Path | None) -> None:
         write_files(output.parent, {output.name: text})
     except OSError as error:
         raise _Usage(f"--output {output}: {error.strerror}") from None
-    _note(f"wrote {output}")
+    note(f"wrote {output}")

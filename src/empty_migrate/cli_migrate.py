@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from empty_migrate.cli_registry import load_or_report
+from empty_migrate.cli_registry import load_or_report, note
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.corpus import CorpusError, Target, resolve_target
 from empty_migrate.exit_codes import ExitCode
@@ -129,12 +129,12 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     try:
         evals = _selected(registry, args)
         codemods = select_codemods(args.only, args.skip)
-        target = resolve_target(args.migrate_repo, on_fetch=_fetch_progress)
+        target = resolve_target(args.migrate_repo, on_fetch=note)
         _refuse_cached_write(target, writes)
     except (CorpusError, SelectionError, KeyError) as error:
         return _usage_error(error.args[0])
     if target.notice:
-        print(f"empty-migrate: {target.notice}", file=sys.stderr)
+        note(target.notice)
     today = (args.today or datetime.date.today()).isoformat()
     try:
         with _progress_bar(evals) as progress:
@@ -146,7 +146,7 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
 
 
 def _usage_error(message: str) -> int:
-    print(f"empty-migrate: {message}", file=sys.stderr)
+    note(message)
     return ExitCode.USAGE
 
 
@@ -156,10 +156,6 @@ def _refuse_cached_write(target: Target, writes: bool) -> None:
             f"will not write into the cached release at {target.path}: pass "
             "--repo PATH to a checkout to write there, or --dry-run to see the diff"
         )
-
-
-def _fetch_progress(message: str) -> None:
-    print(f"empty-migrate: {message}", file=sys.stderr, flush=True)
 
 
 def _list_codemods() -> int:
@@ -227,7 +223,7 @@ def _report(
     if args.output_format == "text":
         _print_summary(run, sys.stderr, writes)
     for notice in run.notices:
-        print(f"empty-migrate: note: {notice}", file=sys.stderr)
+        note(f"note: {notice}")
     for path, others in unselected_sharers(registry, run).items():
         print(
             f"empty-migrate: note: {path} also scores {', '.join(others)}, not in "

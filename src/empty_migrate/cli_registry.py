@@ -75,7 +75,7 @@ def run_registry(args: argparse.Namespace) -> int:
     try:
         return handlers[args.action](registry, args)
     except (CorpusError, KeyError) as error:
-        print(f"empty-migrate: {error.args[0]}", file=sys.stderr)
+        note(error.args[0])
         return ExitCode.USAGE
 
 
@@ -157,8 +157,13 @@ def _resolved_table(entry: EvalEntry) -> list[dict[str, Any]]:
 def _target(args: argparse.Namespace) -> Any:
     target = resolve_target(args.repo)
     if target.notice:
-        print(f"empty-migrate: {target.notice}", file=sys.stderr)
+        note(target.notice)
     return target
+
+
+def note(message: str) -> None:
+    """One line for the user on stderr, named for the program (every command's)."""
+    print(f"empty-migrate: {message}", file=sys.stderr, flush=True)
 
 
 def _validate(registry: Registry, args: argparse.Namespace) -> int:

@@ -174,7 +174,7 @@ def render_compare_text(before: Audit, after: Audit) -> str:
         out.append(_label(line))
         for outcome, cell in line.cells.items():
             if cell.changed:
-                change = f"{_describe(cell.before)} -> {_describe(cell.after)}"
+                change = f"{describe_row(cell.before)} -> {describe_row(cell.after)}"
                 out.append(f"  {outcome:<22}{change}")
     if not lines:
         out.append("no cell changed")
@@ -189,7 +189,8 @@ def render_compare_text(before: Audit, after: Audit) -> str:
     return "\n".join(out) + "\n"
 
 
-def _describe(row: Row | None) -> str:
+def describe_row(row: Row | None) -> str:
+    """One audit row in words: route, value, reason, judge calls and faults."""
     if row is None:
         return "(absent)"
     if row.raised:

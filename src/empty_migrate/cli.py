@@ -9,6 +9,7 @@ from dataclasses import asdict
 
 from empty_migrate import __version__
 from empty_migrate.cli_audit import add_audit_command, run_audit_command
+from empty_migrate.cli_campaign import add_campaign_command, run_campaign_command
 from empty_migrate.cli_migrate import (
     add_migrate_arguments,
     migration_options_given,
@@ -54,6 +55,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return run_registry(args)
     if args.command == "audit":
         return run_audit_command(args)
+    if args.command == "campaign":
+        return run_campaign_command(args)
     return run_migrate(args, parser)
 
 
@@ -82,6 +85,7 @@ def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     )
     add_registry_commands(commands)
     add_audit_command(commands)
+    add_campaign_command(commands)
     return parser, migration_options
 
 

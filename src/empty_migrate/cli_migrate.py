@@ -10,6 +10,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from empty_migrate.cli_campaign import (
+    add_branch_arguments,
+    branch_option_misuse,
+    run_branch_per_eval,
+)
 from empty_migrate.cli_registry import load_or_report, note
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.corpus import CorpusError, Target, resolve_target
@@ -18,6 +23,7 @@ from empty_migrate.migrate import (
     Progress,
     RunResult,
     SelectionError,
+    is_shared,
     migrate,
     select_codemods,
     unselected_sharers,
@@ -100,6 +106,7 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             metavar="DATE",
             help="date for changelog entries (YYYY-MM-DD; default: today)",
         ),
+        *add_branch_arguments(group),
     ]
 
 
@@ -122,22 +129,30 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         parser.print_usage(sys.stderr)
         print("empty-migrate: name --eval EVAL (repeatable) or --all", file=sys.stderr)
         return ExitCode.USAGE
+    misuse = branch_option_misuse(args)
+    if misuse:
+        return _usage_error(misuse)
     registry = load_or_report(args.migrate_registry)
     if registry is None:
         return ExitCode.USAGE
     writes = not (args.dry_run or args.check)
+    today = (args.today or datetime.date.today()).isoformat()
     try:
         evals = _selected(registry, args)
         codemods = select_codemods(args.only, args.skip)
+    except (SelectionError, KeyError) as error:
+        return _usage_error(error.args[0])
+    if args.branch_per_eval:
+        return run_branch_per_eval(args, registry, evals, codemods, today)
+    try:
         target = resolve_target(args.migrate_repo, on_fetch=note)
         _refuse_cached_write(target, writes)
-    except (CorpusError, SelectionError, KeyError) as error:
+    except CorpusError as error:
         return _usage_error(error.args[0])
     if target.notice:
         note(target.notice)
-    today = (args.today or datetime.date.today()).isoformat()
     try:
-        with _progress_bar(evals) as progress:
+        with progress_bar(evals) as progress:
             run = migrate(registry, target.path, evals, codemods, today, progress)
     except KeyboardInterrupt:
         print("empty-migrate: interrupted; nothing was written", file=sys.stderr)
@@ -175,7 +190,7 @@ def _selected(registry: Registry, args: argparse.Namespace) -> list[str]:
 
 
 @contextlib.contextmanager
-def _progress_bar(evals: list[str]) -> Iterator[Progress | None]:
+def progress_bar(evals: list[str]) -> Iterator[Progress | None]:
     """A progress bar on a terminal's stderr for a run of several evals."""
     if len(evals) < 2 or not sys.stderr.isatty():
         yield None
@@ -260,10 +275,7 @@ def _final_diffs(
             # the first rewrite of a path holds its original text
             seen.add(file.path)
             file = replace(file, after=final[file.path])
-            repo_level = all(
-                CODEMODS[name].declaration.shares(file.path) for name in file.codemods
-            )
-            (shared if repo_level else own).append((file, file.diff()))
+            (shared if is_shared(file) else own).append((file, file.diff()))
     return own, shared
 
 

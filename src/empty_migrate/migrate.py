@@ -69,6 +69,15 @@ class RunResult:
         return [WriteUnit(tuple(names), files) for _, names, files in sorted(units)]
 
 
+def is_shared(file: FileResult) -> bool:
+    """Whether a rewrite is to a file every migrated eval shares (the router module).
+
+    It is when every codemod that changed it declares the file shared; a
+    scorer helper some evals share (``utils/aime_common.py``) is not.
+    """
+    return all(CODEMODS[name].declaration.shares(file.path) for name in file.codemods)
+
+
 def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str]]:
     """Scorer files the run rewrote that registered evals outside the run also use.
 
@@ -86,10 +95,7 @@ def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str
             f.path
             for r in run.evals
             for f in r.files
-            if f.status == "rewritten"
-            and any(
-                not CODEMODS[name].declaration.shares(f.path) for name in f.codemods
-            )
+            if f.status == "rewritten" and not is_shared(f)
         }
     )
     return {

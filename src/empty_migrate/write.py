@@ -47,7 +47,7 @@ def write_units(repo: Path, units: Sequence[WriteUnit]) -> list[str]:
         WriteInterrupted: If Ctrl-C arrived; the units before it are complete.
     """
     written: list[str] = []
-    with _held_interrupts() as interrupted:
+    with held_interrupts() as interrupted:
         for index, unit in enumerate(units):
             write_files(repo, unit.files)
             written += sorted(unit.files)
@@ -119,7 +119,7 @@ def _new_file_mode() -> int:
 
 
 @contextlib.contextmanager
-def _held_interrupts() -> Iterator[Callable[[], bool]]:
+def held_interrupts() -> Iterator[Callable[[], bool]]:
     """Hold SIGINT while the block runs; yields a check of whether one arrived."""
     received: list[int] = []
     try:

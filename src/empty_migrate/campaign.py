@@ -1,0 +1,233 @@
+"""Deliver a migration as one branch per eval, resumably.
+
+The campaign's state file, ``<git dir>/empty-migrate/campaign.json``, records
+each branch the tool made (its evals, commit and base). It is how a branch the
+tool made is told from one it did not: a branch is the tool's only while it
+points at the commit recorded for it. A re-run leaves a finished branch alone,
+makes what is missing, and never touches a branch it did not make (or one that
+has moved since); ``replace`` rebuilds the tool's own out-of-date branches.
+
+Each branch is made with Ctrl-C held: its commit, its ref, its PR text and the
+state file are all written, or none of them, and the run stops after it.
+"""
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from empty_migrate.branches import Branch
+from empty_migrate.git_repo import GitError, GitRepo
+from empty_migrate.write import held_interrupts, write_files
+
+STATE_FILE = "empty-migrate/campaign.json"
+"""The state file, under the repository's git folder (never in the work tree)."""
+PR_FOLDER = "empty-migrate/pr"
+"""Where PR texts go by default, under the git folder, for the same reason."""
+
+
+@dataclass
+class Record:
+    """One branch in the state file."""
+
+    evals: list[str]
+    commit: str | None
+    base: str
+    status: str
+    """``done`` (made by the tool) or ``failed`` (the migration failed)."""
+    files: list[str] = field(default_factory=list)
+    pr: str | None = None
+    detail: str | None = None
+
+
+@dataclass
+class State:
+    """The campaign's state file: base, and branch name -> record."""
+
+    base: str | None = None
+    branches: dict[str, Record] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, git_dir: Path) -> "State":
+        """The state in `git_dir`, or an empty one when there is none yet."""
+        path = git_dir / STATE_FILE
+        if not path.is_file():
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            records = {k: Record(**v) for k, v in data["branches"].items()}
+        except (ValueError, KeyError, TypeError) as error:
+            raise GitError(
+                f"{path} is not a campaign state file ({error}); move it away to "
+                "start a new campaign"
+            ) from None
+        return cls(data.get("base"), records)
+
+    def save(self, git_dir: Path) -> None:
+        """Write the state, staged and renamed (only when it changed)."""
+        text = json.dumps(
+            {
+                "base": self.base,
+                "branches": {k: asdict(v) for k, v in sorted(self.branches.items())},
+            },
+            indent=2,
+        )
+        path = git_dir / STATE_FILE
+        if not path.is_file() or path.read_text(encoding="utf-8") != text + "\n":
+            write_files(git_dir, {STATE_FILE: text + "\n"})
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One branch to deliver: its plan, commit message, PR title and text."""
+
+    branch: Branch
+    message: str
+    title: str
+    pr_text: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the campaign did with one branch."""
+
+    branch: str
+    action: str
+    """created, replaced, unchanged, out of date, not ours, or failed."""
+    commit: str | None = None
+    detail: str | None = None
+    pr: Path | None = None
+
+
+DELIVERED = ("created", "replaced", "unchanged")
+
+
+class CampaignInterrupted(Exception):
+    """Ctrl-C stopped the campaign between two branches."""
+
+    def __init__(self, outcomes: list[Outcome], pending: list[str]) -> None:
+        super().__init__(f"{len(outcomes)} branch(es) done, {len(pending)} left")
+        self.outcomes = outcomes
+        self.pending = pending
+
+
+def deliver(
+    git: GitRepo,
+    deliveries: Sequence[Delivery],
+    base: str,
+    base_commit: str,
+    pr_dir: Path,
+    replace: bool = False,
+    report: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Make each delivery's branch (and PR text) unless it is done; in order.
+
+    Raises:
+        CampaignInterrupted: If Ctrl-C arrived; the branches before it are
+            complete and recorded.
+    """
+    state = State.load(git.git_dir)
+    state.base = base
+    outcomes: list[Outcome] = []
+    with held_interrupts() as interrupted:
+        for index, delivery in enumerate(deliveries):
+            outcome = _deliver_one(git, delivery, base_commit, pr_dir, replace, state)
+            state.save(git.git_dir)
+            outcomes.append(outcome)
+            if report:
+                report(outcome)
+            if interrupted() and index + 1 < len(deliveries):
+                pending = [d.branch.name for d in deliveries[index + 1 :]]
+                raise CampaignInterrupted(outcomes, pending)
+    return outcomes
+
+
+def record_failures(git: GitRepo, failed: dict[str, str], base_commit: str) -> None:
+    """Record the evals whose migration failed (eval -> reason); they get no branch."""
+    state = State.load(git.git_dir)
+    for name, reason in failed.items():
+        branch = f"empty-policy/{name}"
+        if state.branches.get(branch, Record([], None, "", "failed")).status != "done":
+            state.branches[branch] = Record(
+                [name], None, base_commit, "failed", [], None, reason
+            )
+    state.save(git.git_dir)
+
+
+def _deliver_one(
+    git: GitRepo,
+    delivery: Delivery,
+    base_commit: str,
+    pr_dir: Path,
+    replace: bool,
+    state: State,
+) -> Outcome:
+    branch = delivery.branch
+    record = state.branches.get(branch.name)
+    tip = git.tip(branch.name)
+    ours = tip is not None and record is not None and record.commit == tip
+    if tip is not None and not ours:
+        why = (
+            "has commits since empty-migrate made it"
+            if record and record.commit
+            else "was not made by empty-migrate"
+        )
+        return Outcome(branch.name, "not ours", tip, f"{why}; left untouched")
+    tree = git.tree_with(base_commit, branch.files)
+    if ours and git.tree_of(tip) == tree and git.parents(tip) == [base_commit]:
+        pr = _write_pr(pr_dir, branch, delivery.pr_text)
+        _record(state, branch, tip, base_commit, pr)
+        return Outcome(branch.name, "unchanged", tip, pr=pr)
+    if ours and not replace:
+        detail = "differs from this run's migration; --replace-existing rebuilds it"
+        return Outcome(branch.name, "out of date", tip, detail)
+    commit = git.commit(tree, base_commit, delivery.message)
+    git.set_branch(branch.name, commit, tip)
+    pr = _write_pr(pr_dir, branch, delivery.pr_text)
+    _record(state, branch, commit, base_commit, pr)
+    return Outcome(branch.name, "replaced" if ours else "created", commit, pr=pr)
+
+
+def _write_pr(pr_dir: Path, branch: Branch, text: str) -> Path:
+    path = pr_dir / f"{branch.key}.md"
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        write_files(pr_dir, {path.name: text})
+    return path
+
+
+def _record(state: State, branch: Branch, commit: str, base: str, pr: Path) -> None:
+    state.branches[branch.name] = Record(
+        list(branch.evals), commit, base, "done", branch.changed_files(), str(pr)
+    )
+
+
+@dataclass(frozen=True)
+class BranchStatus:
+    """A recorded branch as it is now."""
+
+    branch: str
+    evals: list[str]
+    status: str
+    commit: str | None
+    base: str
+    detail: str | None
+
+
+def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
+    """The state file's branches, each checked against the repository now."""
+    state = State.load(git.git_dir)
+    rows = []
+    for name, record in sorted(state.branches.items()):
+        tip = git.tip(name)
+        if record.status == "failed":
+            label, detail = "failed", record.detail
+        elif tip is None:
+            label, detail = "missing", "deleted since; the next run makes it again"
+        elif tip != record.commit:
+            label, detail = "moved", "has commits since empty-migrate made it"
+        else:
+            label, detail = "done", None
+        rows.append(
+            BranchStatus(name, record.evals, label, record.commit, record.base, detail)
+        )
+    return state, rows

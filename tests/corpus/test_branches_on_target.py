@@ -1,0 +1,271 @@
+"""``--all --branch-per-eval`` on a git copy of inspect_evals 0.26.0 (issue 11).
+
+One branch per eval with changes, each differing from the base only in that
+eval's files and the shared modules its code imports; every changed Python
+file compiles and passes the target's ruff; a branch checked out on its own
+imports its scorers and passes its emitted test (a sample, run for real; the
+import closure of every branch is checked statically); the user's checkout
+is as it was; a second run changes nothing.
+"""
+
+import ast
+import contextlib
+import io
+import shutil
+import subprocess
+import sys
+from pathlib import Path, PurePosixPath
+from types import SimpleNamespace
+
+import pytest
+
+from empty_migrate.branches import module_paths
+from empty_migrate.cli import main
+from empty_migrate.git_repo import GitRepo
+from empty_migrate.target_tests import Comparison, folders_of_tests, run_tests
+
+from .conftest import TODAY
+
+pytestmark = pytest.mark.corpus
+
+ROUTER = "src/inspect_evals/utils/empty_response.py"
+TEST_HELPER = "tests/utils/empty_response.py"
+SCORERS = "src/inspect_evals/utils/scorers.py"
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "Corpus Test",
+    "GIT_AUTHOR_EMAIL": "corpus@example.com",
+    "GIT_COMMITTER_NAME": "Corpus Test",
+    "GIT_COMMITTER_EMAIL": "corpus@example.com",
+}
+SAMPLE = ["xstest", "aime_common", "mind2web", "gpqa", "bfcl", "utils.scorers"]
+"""Branches checked out and tested for real: a judge safety eval, the shared
+helper's family, an eval whose own tests were updated, a QA eval, an agentic
+eval with overrides, and the shared module's branch."""
+REQUIRED = [
+    "Related issue",
+    "Does this change affect existing eval(s)?",
+    "Is this change consequential to users?",
+]
+"""What the target's "Check PR template" job requires in a PR body."""
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def campaign(inspect_evals_tree, tmp_path_factory):
+    """A git copy of the release, its campaign run once, and what it printed."""
+    scratch = tmp_path_factory.mktemp("campaign")
+    repo = scratch / "inspect_evals"
+    ignored = shutil.ignore_patterns(".git", "inspect_evals.egg-info")
+    shutil.copytree(inspect_evals_tree, repo, ignore=ignored)
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in IDENTITY.items():
+            patch.setenv(key, value)
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "inspect-evals 0.26.0")
+        status = git(repo, "status", "--porcelain")
+        args = ["--all", "--branch-per-eval", "--repo", str(repo), "--today", TODAY]
+        code, out, err = run(*args, "--pr-dir", str(scratch / "prs"))
+        assert code == 0, err
+        refs = branches(repo)
+        again = run(*args, "--pr-dir", str(scratch / "prs"))
+    return SimpleNamespace(
+        repo=repo, prs=scratch / "prs", out=out, err=err, status=status, refs=refs,
+        again=again,
+    )  # fmt: skip
+
+
+def branches(repo: Path) -> dict[str, str]:
+    refs = git(repo, "for-each-ref", "--format=%(refname:short) %(objectname)")
+    pairs = (line.split() for line in refs.splitlines())
+    return {name: sha for name, sha in pairs if name.startswith("empty-policy/")}
+
+
+def changed(repo: Path, branch: str) -> list[str]:
+    return git(repo, "diff", "--name-only", f"main...{branch}").split()
+
+
+def evals_of(repo: Path, branch: str) -> set[str]:
+    return {
+        PurePosixPath(p).parts[1]
+        for p in changed(repo, branch)
+        if p.startswith("tests/") and p.endswith("/test_empty_response_policy.py")
+    }
+
+
+def test_one_branch_per_eval_with_changes(campaign, migrated_tree):
+    repo, err = campaign.repo, campaign.err
+    _, report = migrated_tree
+    migrated = {e["eval"] for e in report["evals"] if e["status"] == "rewritten"}
+    made = branches(repo)
+    covered = set().union(*(evals_of(repo, b) for b in made))
+    print(f"{len(made)} branches for {len(migrated)} migrated evals")
+    assert covered == migrated
+    assert "empty-policy/aime_common" in made
+    assert evals_of(repo, "empty-policy/aime_common") == {
+        "aime2024",
+        "aime2025",
+        "aime2026",
+    }
+    assert "empty-policy/utils.scorers" in made
+    assert len(made) == len(migrated) - 2 + 1  # AIME's three are one; the shim's own
+    assert err.count(": created ") == len(made)
+
+
+def test_each_branch_differs_only_in_its_evals_files_and_the_shared_ones(
+    campaign, migrated_tree
+):
+    repo = campaign.repo
+    migrated, _ = migrated_tree
+    for branch in branches(repo):
+        paths = changed(repo, branch)
+        if branch == "empty-policy/utils.scorers":
+            assert sorted(paths) == [ROUTER, SCORERS]
+            continue
+        names = evals_of(repo, branch)
+        own = [
+            p
+            for p in paths
+            if any(
+                p.startswith((f"src/inspect_evals/{n}/", f"tests/{n}/"))
+                or p == f"changelog.d/20261129_empty_migrate_{n}.md"
+                for n in names
+            )
+        ]
+        rest = sorted(set(paths) - set(own))
+        helper = ["src/inspect_evals/utils/aime_common.py"] if len(names) > 1 else []
+        assert rest == sorted([ROUTER, TEST_HELPER, *helper]), branch
+        for path in paths:  # the same bytes as the in-place migration
+            text = git(repo, "show", f"{branch}:{path}")
+            assert text == (migrated / path).read_text(), (branch, path)
+
+
+def test_every_changed_python_file_compiles_and_passes_the_targets_ruff(
+    campaign, tmp_path
+):
+    repo = campaign.repo
+    files: dict[str, str] = {}
+    for branch in branches(repo):
+        for path in (p for p in changed(repo, branch) if p.endswith(".py")):
+            text = git(repo, "show", f"{branch}:{path}")
+            compile(text, f"{branch}:{path}", "exec")
+            # a path two branches change holds the same bytes in both
+            assert files.setdefault(path, text) == text, path
+    git_repo = GitRepo(repo)
+    try:
+        with git_repo.exported("main") as tree:  # the base, as ruff sees a project
+            for path, text in files.items():
+                (tree / path).parent.mkdir(parents=True, exist_ok=True)
+                (tree / path).write_text(text)
+            for args in (["check"], ["format", "--check"]):
+                done = subprocess.run(
+                    [sys.executable, "-m", "ruff", *args, "--no-cache", *files],
+                    cwd=tree,
+                    capture_output=True,
+                    text=True,
+                )
+                assert done.returncode == 0, done.stdout + done.stderr
+    finally:
+        git_repo.close()
+    print(f"{len(files)} changed Python files across the branches pass ruff")
+
+
+def test_every_branch_imports_only_what_it_holds(campaign):
+    """Each branch's changed code imports modules its own tree has."""
+    repo = campaign.repo
+    base = set(git(repo, "ls-files").split())
+    for branch in branches(repo):
+        tree = base | set(changed(repo, branch))
+        for path in (p for p in changed(repo, branch) if p.endswith(".py")):
+            text = git(repo, "show", f"{branch}:{path}")
+            for module in _project_imports(text):
+                assert any(p in tree for p in module_paths(module)), (
+                    branch,
+                    path,
+                    module,
+                )
+
+
+def _project_imports(text: str) -> set[str]:
+    modules = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules.add(node.module)
+        elif isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+    return {m for m in modules if m.split(".")[0] in ("inspect_evals", "tests")}
+
+
+@pytest.mark.parametrize("key", SAMPLE)
+def test_a_branch_on_its_own_passes_its_emitted_tests(campaign, target_env, key):
+    """Checked out alone, a branch's emitted tests pass and no test regresses."""
+    repo = campaign.repo
+    branch = f"empty-policy/{key}"
+    names = sorted(evals_of(repo, branch)) or ["utils"]
+    paths = [f"tests/{name}" for name in names]
+    git_repo = GitRepo(repo)
+    try:
+        with git_repo.exported("main") as base, git_repo.exported(branch) as tree:
+            comparison = Comparison(
+                run_tests(target_env, base, paths), run_tests(target_env, tree, paths)
+            )
+            regressions = comparison.regressions
+            if regressions:  # confirm serially, as the do-no-harm gate does
+                again = folders_of_tests(regressions)
+                rerun = Comparison(
+                    run_tests(target_env, base, again, workers=1),
+                    run_tests(target_env, tree, again, workers=1),
+                )
+                regressions = {
+                    t: o for t, o in regressions.items() if t in rerun.regressions
+                }
+    finally:
+        git_repo.close()
+    after = comparison.after
+    emitted = [t for t in after if "test_empty_response_policy" in t]
+    failed = [t for t in emitted if after[t] == "failed"]
+    print(f"{branch}: {len(after)} tests, {len(emitted)} emitted, {len(failed)} of "
+          f"them failed, {len(regressions)} regressed")  # fmt: skip
+    assert key == "utils.scorers" or emitted
+    assert failed == []
+    assert regressions == {}
+
+
+def test_the_checkout_is_as_it_was(campaign):
+    repo = campaign.repo
+    assert git(repo, "symbolic-ref", "--short", "HEAD").strip() == "main"
+    assert git(repo, "status", "--porcelain") == campaign.status == ""
+
+
+def test_pr_text_passes_the_targets_template_check(campaign):
+    repo, prs, out = campaign.repo, campaign.prs, campaign.out
+    texts = {path.stem: path.read_text() for path in prs.glob("*.md")}
+    assert set(texts) == {b.removeprefix("empty-policy/") for b in branches(repo)}
+    for key, text in texts.items():
+        assert all(item in text for item in REQUIRED), key
+        assert "Closes: no linked issue as this" in text, key
+    assert out.count("gh pr create --draft --base main --head empty-policy/") == len(
+        texts
+    )
+    print("\n--- the PR text of empty-policy/xstest ---\n" + texts["xstest"])
+
+
+def test_a_second_run_changes_nothing(campaign):
+    code, _, err = campaign.again
+    assert code == 0, err
+    made = branches(campaign.repo)
+    assert made == campaign.refs
+    assert err.count(": unchanged ") == len(made)
+    assert ": created " not in err and ": replaced " not in err

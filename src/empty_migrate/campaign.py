@@ -16,8 +16,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from empty_migrate.branches import Branch
-from empty_migrate.git_repo import GitError, GitRepo
+from empty_migrate.branches import PREFIX, Branch, plan_branches
+from empty_migrate.codemods.base import Codemod
+from empty_migrate.git_repo import GitError, GitRepo, uses_conventional_commits
+from empty_migrate.migrate import Progress, RunResult, migrate
+from empty_migrate.pull_request import (
+    TEMPLATE,
+    Behaviour,
+    commit_message,
+    render,
+    title,
+)
+from empty_migrate.registry.loader import Registry
 from empty_migrate.write import held_interrupts, write_files
 
 STATE_FILE = "empty-migrate/campaign.json"
@@ -99,7 +109,50 @@ class Outcome:
     pr: Path | None = None
 
 
-DELIVERED = ("created", "replaced", "unchanged")
+@dataclass(frozen=True)
+class Plan:
+    """What a campaign will deliver, and the evals whose migration failed."""
+
+    deliveries: list[Delivery]
+    failed: dict[str, str]
+    """Eval -> why its migration failed; it gets no branch."""
+
+
+def plan(
+    git: GitRepo,
+    registry: Registry,
+    evals: Sequence[str],
+    codemods: Sequence[Codemod],
+    today: str,
+    base_commit: str,
+    issue: int | None = None,
+    measure: Callable[[RunResult, Path], list[Behaviour]] | None = None,
+    progress: Progress | None = None,
+) -> Plan:
+    """Migrate the base's files (exported beside the work tree) and split the run.
+
+    `measure`, if given, is called with the run and the exported base tree for
+    the before/after behaviour the PR texts show; it may write the run's
+    changes into that temporary tree.
+    """
+    with git.exported(base_commit) as tree:
+        run = migrate(registry, tree, evals, codemods, today, progress)
+        branches = plan_branches(run, tree)
+        template_file = tree / TEMPLATE
+        template = template_file.read_text("utf-8") if template_file.is_file() else None
+        behaviour = measure(run, tree) if measure else None
+    conventional = uses_conventional_commits(git.subjects(base_commit))
+    deliveries = [
+        Delivery(
+            branch,
+            commit_message(branch, conventional),
+            title(branch),
+            render(branch, template, issue, behaviour),
+        )
+        for branch in branches
+    ]
+    failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
+    return Plan(deliveries, failed)
 
 
 class CampaignInterrupted(Exception):
@@ -146,10 +199,11 @@ def record_failures(git: GitRepo, failed: dict[str, str], base_commit: str) -> N
     """Record the evals whose migration failed (eval -> reason); they get no branch."""
     state = State.load(git.git_dir)
     for name, reason in failed.items():
-        branch = f"empty-policy/{name}"
-        if state.branches.get(branch, Record([], None, "", "failed")).status != "done":
+        branch = PREFIX + name
+        recorded = state.branches.get(branch)
+        if recorded is None or recorded.status != "done":
             state.branches[branch] = Record(
-                [name], None, base_commit, "failed", [], None, reason
+                [name], None, base_commit, "failed", detail=reason
             )
     state.save(git.git_dir)
 
@@ -163,15 +217,10 @@ def _deliver_one(
     state: State,
 ) -> Outcome:
     branch = delivery.branch
-    record = state.branches.get(branch.name)
-    tip = git.tip(branch.name)
-    ours = tip is not None and record is not None and record.commit == tip
-    if tip is not None and not ours:
-        why = (
-            "has commits since empty-migrate made it"
-            if record and record.commit
-            else "was not made by empty-migrate"
-        )
+    owner, tip = ownership(git, state, branch.name)
+    ours = owner == "ours"
+    if owner in ("moved", "foreign"):
+        why = OWNERSHIP[owner]
         return Outcome(branch.name, "not ours", tip, f"{why}; left untouched")
     tree = git.tree_with(base_commit, branch.files)
     if ours and git.tree_of(tip) == tree and git.parents(tip) == [base_commit]:
@@ -186,6 +235,30 @@ def _deliver_one(
     pr = _write_pr(pr_dir, branch, delivery.pr_text)
     _record(state, branch, commit, base_commit, pr)
     return Outcome(branch.name, "replaced" if ours else "created", commit, pr=pr)
+
+
+OWNERSHIP = {
+    "absent": "no such branch",
+    "ours": "made by empty-migrate",
+    "moved": "has commits since empty-migrate made it",
+    "foreign": "was not made by empty-migrate",
+}
+"""Whose a branch is, and what that means."""
+
+
+def ownership(git: GitRepo, state: State, branch: str) -> tuple[str, str | None]:
+    """Whose `branch` is (a key of `OWNERSHIP`), and the commit it points at.
+
+    It is the tool's only while it points at the commit the state file
+    records for it; any other existing branch is never touched.
+    """
+    tip = git.tip(branch)
+    record = state.branches.get(branch)
+    if tip is None:
+        return "absent", None
+    if record is not None and record.commit == tip:
+        return "ours", tip
+    return ("moved" if record is not None and record.commit else "foreign"), tip
 
 
 def _write_pr(pr_dir: Path, branch: Branch, text: str) -> Path:
@@ -218,13 +291,13 @@ def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
     state = State.load(git.git_dir)
     rows = []
     for name, record in sorted(state.branches.items()):
-        tip = git.tip(name)
+        owner, _ = ownership(git, state, name)
         if record.status == "failed":
             label, detail = "failed", record.detail
-        elif tip is None:
+        elif owner == "absent":
             label, detail = "missing", "deleted since; the next run makes it again"
-        elif tip != record.commit:
-            label, detail = "moved", "has commits since empty-migrate made it"
+        elif owner == "moved":
+            label, detail = "moved", OWNERSHIP[owner]
         else:
             label, detail = "done", None
         rows.append(

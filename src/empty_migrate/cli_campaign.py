@@ -4,14 +4,25 @@ import argparse
 import json
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from empty_migrate.cli_registry import note
 from empty_migrate.corpus import CorpusError, resolve_target
 from empty_migrate.exit_codes import ExitCode
+
+DELIVERED = ("created", "replaced", "unchanged")
+"""What a campaign did to a branch that holds this run's migration."""
+
+if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
+    from empty_migrate.campaign import Delivery, Outcome
+    from empty_migrate.codemods.base import Codemod
+    from empty_migrate.git_repo import GitRepo
+    from empty_migrate.migrate import RunResult
+    from empty_migrate.pull_request import Behaviour
+    from empty_migrate.registry.loader import Registry
 
 
 def add_branch_arguments(group: Any) -> list[argparse.Action]:
@@ -97,13 +108,14 @@ def branch_option_misuse(args: argparse.Namespace) -> str | None:
 
 def run_branch_per_eval(
     args: argparse.Namespace,
-    registry: Any,
+    registry: "Registry",
     evals: list[str],
-    codemods: Sequence[Any],
+    codemods: Sequence["Codemod"],
     today: str,
 ) -> int:
     """Plan the branches, then make them (or, with --dry-run, list them)."""
-    # imported here: only this mode needs git and the planner
+    # imported here: only this mode needs git, GitPython and the planner
+    from empty_migrate.audit_run import AuditError
     from empty_migrate.git_repo import GitError, GitRepo
 
     try:
@@ -119,7 +131,7 @@ def run_branch_per_eval(
         return ExitCode.USAGE
     try:
         return _campaign(git, args, registry, evals, codemods, today)
-    except GitError as error:
+    except (GitError, AuditError) as error:
         note(str(error))
         return ExitCode.USAGE
     finally:
@@ -127,39 +139,48 @@ def run_branch_per_eval(
 
 
 def _campaign(
-    git: Any,
+    git: "GitRepo",
     args: argparse.Namespace,
-    registry: Any,
+    registry: "Registry",
     evals: list[str],
-    codemods: Sequence[Any],
+    codemods: Sequence["Codemod"],
     today: str,
 ) -> int:
-    from empty_migrate.campaign import PR_FOLDER, CampaignInterrupted, deliver
+    from empty_migrate import campaign
+    from empty_migrate.cli_migrate import progress_bar
 
     base = args.base or git.current()
     base_commit = git.resolve(base)
-    pr_dir = (args.pr_dir or git.git_dir / PR_FOLDER).resolve()
+    pr_dir = (args.pr_dir or git.git_dir / campaign.PR_FOLDER).resolve()
     if not args.dry_run:
         problem = git.identity_problem() or _dirty(git, pr_dir)
         if problem:
             note(problem)
             return ExitCode.USAGE
-    planned = _plan(git, args, registry, evals, codemods, today, base_commit)
-    if planned is None:
-        return ExitCode.USAGE
-    deliveries, failed = planned
+    measure = _measure(args, registry) if args.audit else None
+    with progress_bar(evals) as progress:
+        planned = campaign.plan(
+            git, registry, evals, codemods, today, base_commit, args.issue, measure,
+            progress,
+        )  # fmt: skip
+    for name, reason in planned.failed.items():
+        note(f"{name}: failed, no branch: {reason}")
     if args.dry_run:
-        _print_plan(git, deliveries, base)
-        return ExitCode.TOOL_ERROR if failed else ExitCode.OK
-    if failed:
-        from empty_migrate.campaign import record_failures
-
-        record_failures(git, failed, base_commit)
+        _print_plan(git, planned.deliveries, base)
+        return ExitCode.TOOL_ERROR if planned.failed else ExitCode.OK
+    if planned.failed:
+        campaign.record_failures(git, planned.failed, base_commit)
     try:
-        outcomes = deliver(
-            git, deliveries, base, base_commit, pr_dir, args.replace_existing, _report
+        outcomes = campaign.deliver(
+            git,
+            planned.deliveries,
+            base,
+            base_commit,
+            pr_dir,
+            args.replace_existing,
+            _report,
         )
-    except CampaignInterrupted as stop:
+    except campaign.CampaignInterrupted as stop:
         note(
             f"interrupted: made {len(stop.outcomes)} of "
             f"{len(stop.outcomes) + len(stop.pending)} branches, each complete; "
@@ -167,119 +188,67 @@ def _campaign(
             "to make the rest"
         )
         return ExitCode.INTERRUPTED
-    _print_pr_commands(deliveries, outcomes, base)
-    return _summary(outcomes, failed, len(deliveries))
+    _print_pr_commands(planned.deliveries, outcomes, base)
+    return _summary(outcomes, planned.failed, len(planned.deliveries))
 
 
-def _dirty(git: Any, pr_dir: Path) -> str | None:
+def _dirty(git: "GitRepo", pr_dir: Path) -> str | None:
     files = git.dirty_files(ignore=[pr_dir])
     if not files:
         return None
-    shown = ", ".join(files[:5]) + (
-        f" and {len(files) - 5} more" if len(files) > 5 else ""
-    )
+    more = f" and {len(files) - 5} more" if len(files) > 5 else ""
     return (
-        f"the work tree has uncommitted changes ({shown}): commit or stash them, "
-        "then run again; nothing was changed"
+        f"the work tree has uncommitted changes ({', '.join(files[:5])}{more}): "
+        "commit or stash them, then run again; nothing was changed"
     )
-
-
-def _plan(
-    git: Any,
-    args: argparse.Namespace,
-    registry: Any,
-    evals: list[str],
-    codemods: Sequence[Any],
-    today: str,
-    base_commit: str,
-) -> tuple[list[Any], dict[str, str]] | None:
-    """The deliveries, and the evals whose migration failed (eval -> reason)."""
-    from empty_migrate.branches import plan_branches
-    from empty_migrate.campaign import Delivery
-    from empty_migrate.cli_migrate import progress_bar
-    from empty_migrate.git_repo import uses_conventional_commits
-    from empty_migrate.migrate import migrate
-    from empty_migrate.pull_request import TEMPLATE, commit_message, render, title
-
-    with git.exported(base_commit) as tree:
-        with progress_bar(evals) as progress:
-            run = migrate(registry, tree, evals, codemods, today, progress)
-        branches = plan_branches(run, tree)
-        template_file = tree / TEMPLATE
-        template = template_file.read_text("utf-8") if template_file.is_file() else None
-        behaviour = None
-        if args.audit:
-            behaviour = _measure(args, registry, run, tree)
-            if behaviour is None:
-                return None
-    conventional = uses_conventional_commits(git.subjects(base_commit))
-    failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
-    for name, reason in failed.items():
-        note(f"{name}: failed, no branch: {reason}")
-    deliveries = [
-        Delivery(
-            branch,
-            commit_message(branch, conventional),
-            title(branch),
-            render(branch, template, args.issue, behaviour),
-        )
-        for branch in branches
-    ]
-    return deliveries, failed
 
 
 def _measure(
-    args: argparse.Namespace, registry: Any, run: Any, tree: Path
-) -> list[Any] | None:
-    """Audit the base tree, write the run into it, audit again; the changes."""
+    args: argparse.Namespace, registry: "Registry"
+) -> Callable[["RunResult", Path], list["Behaviour"]]:
+    """The audit of the base tree and of the migrated one, as PR-text rows."""
     from empty_migrate.audit_report import OUTCOMES, describe_row, grid, tasks_label
-    from empty_migrate.audit_run import AuditError, choose_python, run_audit
+    from empty_migrate.audit_run import choose_python, run_audit
     from empty_migrate.pull_request import Behaviour
     from empty_migrate.write import write_files
 
-    evals = [r.eval for r in run.evals if r.status == "rewritten"]
-    try:
+    def measure(run: "RunResult", tree: Path) -> list[Behaviour]:
+        evals = [r.eval for r in run.evals if r.status == "rewritten"]
         python = choose_python(args.audit_python, tree, note)
         before = run_audit(registry, tree, evals, python)
         write_files(tree, run.changed_files())  # the base's temporary copy
         after = run_audit(registry, tree, evals, python)
-    except AuditError as error:
-        note(f"--audit: {error}")
-        return None
-    return [
-        Behaviour(
-            line.eval,
-            line.scorer,
-            tasks_label(line.tasks),
-            [
-                (
-                    o,
-                    describe_row(line.cells[o].before),
-                    describe_row(line.cells[o].after),
-                )
-                for o in OUTCOMES
-                if o in line.cells and line.cells[o].changed
-            ],
-        )
-        for line in grid(after, before)
-        if line.changed
-    ]
+        return [
+            Behaviour(
+                line.eval,
+                line.scorer,
+                tasks_label(line.tasks),
+                [
+                    (o, describe_row(cell.before), describe_row(cell.after))
+                    for o in OUTCOMES
+                    if (cell := line.cells.get(o)) and cell.changed
+                ],
+            )
+            for line in grid(after, before)
+            if line.changed
+        ]
+
+    return measure
 
 
-def _print_plan(git: Any, deliveries: list[Any], base: str) -> None:
-    from empty_migrate.campaign import State
+def _print_plan(git: "GitRepo", deliveries: list["Delivery"], base: str) -> None:
+    from empty_migrate.campaign import OWNERSHIP, State, ownership
 
     state = State.load(git.git_dir)
     for delivery in deliveries:
         branch = delivery.branch
-        tip = git.tip(branch.name)
-        record = state.branches.get(branch.name)
-        if tip is None:
+        owner, _ = ownership(git, state, branch.name)
+        if owner == "absent":
             action = "would create"
-        elif record is not None and record.commit == tip:
+        elif owner == "ours":
             action = "exists, made by empty-migrate"
         else:
-            action = "exists, not made by empty-migrate: would be left untouched"
+            action = f"exists, {OWNERSHIP[owner]}: would be left untouched"
         evals = ", ".join(branch.evals) or "(shared module)"
         print(f"{branch.name} ({evals}): {action}")
         for path in branch.changed_files():
@@ -292,18 +261,18 @@ def _print_plan(git: Any, deliveries: list[Any], base: str) -> None:
     )
 
 
-def _report(outcome: Any) -> None:
+def _report(outcome: "Outcome") -> None:
     commit = f" {outcome.commit[:12]}" if outcome.commit else ""
     detail = f": {outcome.detail}" if outcome.detail else ""
     note(f"{outcome.branch}: {outcome.action}{commit}{detail}")
 
 
-def _print_pr_commands(deliveries: list[Any], outcomes: list[Any], base: str) -> None:
+def _print_pr_commands(
+    deliveries: list["Delivery"], outcomes: list["Outcome"], base: str
+) -> None:
     """One ``gh pr create --draft`` per delivered branch, printed, never run."""
     by_name = {d.branch.name: d for d in deliveries}
-    delivered = [
-        o for o in outcomes if o.action in ("created", "replaced", "unchanged")
-    ]
+    delivered = [o for o in outcomes if o.action in DELIVERED]
     if not delivered:
         return
     print("# push the branches, then open each PR as a draft (printed, not run):")
@@ -320,7 +289,7 @@ def _print_pr_commands(deliveries: list[Any], outcomes: list[Any], base: str) ->
         print(shlex.join(command))
 
 
-def _summary(outcomes: list[Any], failed: dict[str, str], total: int) -> int:
+def _summary(outcomes: list["Outcome"], failed: dict[str, str], total: int) -> int:
     counts: dict[str, int] = {}
     for outcome in outcomes:
         counts[outcome.action] = counts.get(outcome.action, 0) + 1
@@ -328,7 +297,7 @@ def _summary(outcomes: list[Any], failed: dict[str, str], total: int) -> int:
     note(f"{total} branch(es): {listed}; {len(failed)} eval(s) failed")
     if failed:
         return ExitCode.TOOL_ERROR
-    if any(o.action not in ("created", "replaced", "unchanged") for o in outcomes):
+    if any(o.action not in DELIVERED for o in outcomes):
         return ExitCode.WORK_REMAINS
     return ExitCode.OK
 

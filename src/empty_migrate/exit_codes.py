@@ -9,20 +9,22 @@ class ExitCode(IntEnum):
     OK = 0
     """Done; nothing left to do."""
     WORK_REMAINS = 1
-    """``--check``: an eval still needs migrating; ``registry scan``: drift found."""
+    """``--check``: an eval still needs migrating; ``registry scan``: drift found;
+    ``--branch-per-eval``: a branch was left as it was (not ours, or out of date)."""
     USAGE = 2
     """Bad input (arguments, registry, target); nothing was changed."""
     TOOL_ERROR = 3
     """A codemod or the formatter failed; the failed evals were left untouched."""
     INTERRUPTED = 130
-    """Interrupted (Ctrl-C); every eval is either fully migrated or untouched."""
+    """Interrupted (Ctrl-C); every eval (every branch) is complete or untouched."""
 
 
 EPILOG = """\
 exit codes:
   0    done
-  1    --check: an eval still needs migrating; registry scan: drift found
+  1    --check: an eval still needs migrating; registry scan: drift found;
+       --branch-per-eval: a branch was left as it was (not ours, or out of date)
   2    bad input (arguments, registry, target): nothing was changed
   3    a codemod or the formatter failed: the failed evals were left untouched
-  130  interrupted: every eval is either fully migrated or untouched
+  130  interrupted: every eval (or branch) is either complete or untouched
 """

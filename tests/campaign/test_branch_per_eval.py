@@ -171,6 +171,13 @@ def test_a_branch_the_tool_did_not_make_is_never_touched(repo, registry, capsys)
         assert "was not made by empty-migrate; left untouched" in err
     assert branches(repo) == BRANCHES
     untouched(repo)
+    assert campaign(repo, registry, "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert (
+        "empty-policy/gamma (gamma): exists, was not made by empty-migrate: "
+        "would be left untouched"
+    ) in out
+    assert "empty-policy/shared (alpha, beta): exists, made by empty-migrate" in out
 
 
 def test_replace_existing_rebuilds_the_tools_own_branches_only(repo, registry, capsys):

@@ -30,6 +30,10 @@ PREFIX = "empty-policy/"
 """Every branch the campaign makes is named under this prefix."""
 
 
+class PlanError(Exception):
+    """The run cannot be split into branches; the message says why."""
+
+
 @dataclass(frozen=True)
 class Branch:
     """One branch to make: its name, the evals it migrates, its files' texts.
@@ -71,6 +75,9 @@ def plan_branches(run: RunResult, base: Path) -> list[Branch]:
     """The branches for `run`, computed against the base tree at `base`.
 
     Evals with no changes (skipped, failed, already migrated) get none.
+
+    Raises:
+        PlanError: If two branches would have the same name.
     """
     final = run.changed_files()
     firsts = _first_rewrites(run)
@@ -86,6 +93,13 @@ def plan_branches(run: RunResult, base: Path) -> list[Branch]:
     for path in sorted(shared - needed):
         if before[path]:  # an existing file changed for everyone
             branches.append(_shared_branch(path, final, shared, before, base))
+    names = [branch.name for branch in branches]
+    clashes = sorted({name for name in names if names.count(name) > 1})
+    if clashes:  # a helper's stem that is also an eval's name, say
+        raise PlanError(
+            f"two branches would be named {', '.join(clashes)}: migrate those "
+            "evals in separate runs"
+        )
     return branches
 
 

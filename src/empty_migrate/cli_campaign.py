@@ -116,6 +116,7 @@ def run_branch_per_eval(
     """Plan the branches, then make them (or, with --dry-run, list them)."""
     # imported here: only this mode needs git, GitPython and the planner
     from empty_migrate.audit_run import AuditError
+    from empty_migrate.branches import PlanError
     from empty_migrate.git_repo import GitError, GitRepo
 
     try:
@@ -134,6 +135,9 @@ def run_branch_per_eval(
     except (GitError, AuditError) as error:
         note(str(error))
         return ExitCode.USAGE
+    except PlanError as error:
+        note(str(error))
+        return ExitCode.TOOL_ERROR
     finally:
         git.close()
 

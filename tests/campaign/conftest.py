@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from ..test_migrate_cli import RUFF, SHARED_HELPER, SHARED_TASK, TASK
+
 GOLDEN = Path(__file__).parents[2] / "golden"
 SCORERS = (
     GOLDEN
@@ -17,34 +19,6 @@ SCORERS = (
     / "utils/scorers.py"
 )
 
-TASK = """\
-from inspect_ai import Task, task
-from inspect_ai.scorer import choice
-
-
-@task
-def gamma() -> Task:
-    return Task(dataset=[], scorer=choice())
-"""
-
-SHARED_HELPER = """\
-from inspect_ai.scorer import Scorer, match
-
-
-def shared_scorer() -> Scorer:
-    return match()
-"""
-
-SHARED_TASK = """\
-from inspect_ai import Task, task
-
-from inspect_evals.utils.shared import shared_scorer
-
-
-@task
-def {name}() -> Task:
-    return Task(dataset=[], scorer=shared_scorer())
-"""
 
 MANUAL_TASK = """\
 from inspect_ai import Task, task
@@ -109,7 +83,6 @@ _Anything a reviewer should look at first._
   - [ ] Has `uv run scriv create` been run and the changelog fragment committed?
 """
 
-RUFF = '[tool.ruff]\nsrc = ["src"]\ntarget-version = "py311"\n'
 IDENTITY = {
     "GIT_AUTHOR_NAME": "Campaign Test",
     "GIT_AUTHOR_EMAIL": "campaign@example.com",

@@ -2,18 +2,24 @@
 
 import re
 import sys
+from pathlib import Path
+
+import pytest
 
 from empty_migrate.branches import (
     Branch,
+    PlanError,
     changed_definitions,
     imported_modules,
     module_name,
     needed_shared,
+    plan_branches,
 )
 from empty_migrate.cli import main
 from empty_migrate.git_repo import uses_conventional_commits
+from empty_migrate.migrate import RunResult
 from empty_migrate.pull_request import DEFAULT_TEMPLATE, Behaviour, render
-from empty_migrate.runner import EvalResult
+from empty_migrate.runner import EvalResult, FileResult
 
 from .test_branch_per_eval import CLOSES, campaign
 
@@ -67,6 +73,26 @@ def test_an_existing_shared_module_is_needed_only_for_what_changed_in_it():
     before = {SCORERS: SCORERS_BEFORE, ROUTER: ""}
     assert needed_shared(["src/inspect_evals/a/a.py"], texts, shared, before) == set()
     assert needed_shared(["src/inspect_evals/b/b.py"], texts, shared, before) == shared
+
+
+def test_two_branches_of_one_name_are_refused():
+    def result(name, *paths):
+        files = [
+            FileResult(p, "rewritten", "old\n", "new\n", ("wrap_router",))
+            for p in paths
+        ]
+        return EvalResult(name, files)
+
+    run = RunResult(
+        [
+            result("alpha", "src/inspect_evals/utils/shared.py"),
+            result("beta", "src/inspect_evals/utils/shared.py"),
+            result("shared", "src/inspect_evals/shared/shared.py"),
+        ],
+        [["alpha", "beta"], ["shared"]],
+    )
+    with pytest.raises(PlanError, match="empty-policy/shared"):
+        plan_branches(run, Path("."))
 
 
 def test_conventional_history_is_most_subjects_typed():

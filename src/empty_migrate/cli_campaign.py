@@ -235,6 +235,9 @@ def _measure(
             )
             for line in grid(after, before)
             if line.changed
+        ] + [
+            Behaviour(item.eval, item.scorer, item.task or "-", [], item.reason)
+            for item in {(n.eval, n.scorer): n for n in after.not_run}.values()
         ]
 
     return measure

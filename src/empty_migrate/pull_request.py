@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 import yaml
 
 from empty_migrate import __version__
+from empty_migrate.audit import FAULTS
 from empty_migrate.branches import Branch
 from empty_migrate.codemods.bump_task_version import task_version
 from empty_migrate.runner import EvalResult
@@ -179,6 +180,8 @@ class Behaviour:
     tasks: str
     rows: list[tuple[str, str, str]]
     """(outcome, before, after) for each outcome whose cell changed."""
+    not_run: str | None = None
+    """Why the audit could not run this scorer offline, if it could not."""
 
 
 def render(
@@ -283,6 +286,8 @@ def _description(
 
 def _behaviour(branch: Branch, behaviour: Sequence[Behaviour] | None) -> str:
     heading = "### Before and after, on each kind of non-answer"
+    if not branch.evals:
+        return ""  # a shared module's branch: its note names the evals it affects
     if behaviour is None:
         evals = " ".join(f"--eval {name}" for name in branch.evals) or "--all"
         return (
@@ -291,14 +296,16 @@ def _behaviour(branch: Branch, behaviour: Sequence[Behaviour] | None) -> str:
             "scorer on one provider-shaped output of each kind, on both trees."
         )
     mine = [b for b in behaviour if b.eval in branch.evals]
+    measured = [b for b in mine if b.not_run is None]
     if not mine:
         return f"{heading}\n\nThe audit measured no change in these evals' scorers."
     parts = [
         f"{heading}\n\nMeasured by `empty-migrate audit`: each scorer, built by the "
         "eval's own code, scored one provider-shaped output of each kind, offline, "
-        "with a recording judge. Only the outcomes that changed are listed."
+        "with a recording judge. Only the outcomes that changed are listed; `!` "
+        f"marks a fault of the code before: {_faults()}."
     ]
-    for line in mine:
+    for line in measured:
         rows = "\n".join(
             f"| {o} | {before} | {after} |" for o, before, after in line.rows
         )
@@ -306,7 +313,17 @@ def _behaviour(branch: Branch, behaviour: Sequence[Behaviour] | None) -> str:
             f"`{line.eval}` / `{line.scorer}` ({line.tasks}):\n\n"
             f"| outcome | before | after |\n|---|---|---|\n{rows}"
         )
+    parts += [
+        f"`{line.eval}` / `{line.scorer}` ({line.tasks}): not measured, as the audit "
+        f"cannot run it offline ({line.not_run})."
+        for line in mine
+        if line.not_run is not None
+    ]
     return "\n\n".join(parts)
+
+
+def _faults() -> str:
+    return "; ".join(f"`{name}`, {meaning}" for name, meaning in FAULTS.items())
 
 
 def _versions(changes: list[EvalChange]) -> str:

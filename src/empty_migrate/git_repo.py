@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 
 ZERO = "0" * 40
-EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
-"""git's id of the empty tree, which every repository has."""
 _CONVENTIONAL = re.compile(r"^[a-z]+(\([^)]*\))?!?: ")
 
 
@@ -43,7 +41,8 @@ class GitRepo:
         if self.repo.bare:
             raise GitError(f"{path} is a bare repository: pass a checkout")
         self.root = Path(self.repo.working_tree_dir or path)
-        self._base_entries: dict[str, Any] = {}
+        self._base_indexes: dict[str, tuple[Any, dict[Any, Any]]] = {}
+        """Base commit -> its index, built once, and the index's entries."""
 
     @property
     def git_dir(self) -> Path:
@@ -67,29 +66,23 @@ class GitRepo:
 
     def dirty_files(self, ignore: Sequence[Path] = ()) -> list[str]:
         """Modified, staged and untracked files (ignored ones aside), by path."""
-        status = self.repo.git.status(porcelain=True, z=True, untracked_files="all")
-        paths = []
-        entries = iter(status.split("\0"))
-        for entry in entries:
-            if not entry:
-                continue
-            if entry[0] in "RC":  # a rename's or copy's source follows it
-                next(entries, None)
-            paths.append(entry[3:])
+        index = self.repo.index
+        changes = [*index.diff(None), *index.diff("HEAD")]
+        paths = {p for d in changes for p in (d.a_path, d.b_path) if p}
+        paths.update(self.repo.untracked_files)
         skipped = [folder.resolve() for folder in ignore]
-        return [
+        return sorted(
             p
             for p in paths
             if not any((self.root / p).resolve().is_relative_to(s) for s in skipped)
-        ]
+        )
 
     def tip(self, branch: str) -> str | None:
         """The commit a local branch points at, or None if there is no such branch."""
-        ref = f"refs/heads/{branch}"
-        try:
-            return self.repo.git.rev_parse("--verify", "--quiet", ref)
-        except Exception:  # noqa: BLE001 - GitCommandError: no such ref
-            return None
+        from git import Head
+
+        head = Head(self.repo, f"refs/heads/{branch}")
+        return head.commit.hexsha if head.is_valid() else None
 
     def subjects(self, revision: str, count: int = 50) -> list[str]:
         """The subjects of the last `count` commits up to `revision`."""
@@ -133,18 +126,19 @@ class GitRepo:
         from git.index.typ import BaseIndexEntry
         from gitdb.base import IStream
 
-        if base not in self._base_entries:
-            self._base_entries[base] = IndexFile.from_tree(self.repo, base).entries
-        index = IndexFile.from_tree(self.repo, self.repo.tree(EMPTY_TREE))
-        index.entries = dict(self._base_entries[base])
-        entries = []
+        if base not in self._base_indexes:
+            index = IndexFile.from_tree(self.repo, base)
+            self._base_indexes[base] = (index, dict(index.entries))
+        index, base_entries = self._base_indexes[base]
+        index.entries = dict(base_entries)  # without an earlier branch's files
+        added = []
         for path, text in sorted(files.items()):
             data = text.encode("utf-8")
             stored = self.repo.odb.store(IStream("blob", len(data), BytesIO(data)))
             existing = index.entries.get((path, 0))
             mode = existing.mode if existing else 0o100644
-            entries.append(BaseIndexEntry((mode, stored.binsha, 0, path)))
-        index.add(entries, write=False)
+            added.append(BaseIndexEntry((mode, stored.binsha, 0, path)))
+        index.add(added, write=False)
         return index.write_tree().hexsha
 
     def tree_of(self, commit: str) -> str:

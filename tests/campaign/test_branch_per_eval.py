@@ -147,6 +147,8 @@ def test_a_second_run_changes_nothing(repo, registry, capsys):
 def test_a_dirty_work_tree_is_refused_and_left_as_it_is(repo, registry, capsys):
     (repo / "src/inspect_evals/gamma/gamma.py").write_text("# my work\n")
     (repo / "notes.txt").write_text("draft\n")
+    (repo / "staged.txt").write_text("staged\n")
+    git(repo, "add", "staged.txt")
 
     assert campaign(repo, registry) == 2
 
@@ -154,6 +156,7 @@ def test_a_dirty_work_tree_is_refused_and_left_as_it_is(repo, registry, capsys):
     assert err.count("\n") == 1
     assert "uncommitted changes" in err
     assert "src/inspect_evals/gamma/gamma.py" in err and "notes.txt" in err
+    assert "staged.txt" in err
     assert branches(repo) == set()
     assert (repo / "src/inspect_evals/gamma/gamma.py").read_text() == "# my work\n"
     assert not (repo / ".git/empty-migrate").exists()

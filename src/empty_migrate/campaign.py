@@ -166,7 +166,7 @@ class CampaignInterrupted(Exception):
 
 def deliver(
     git: GitRepo,
-    deliveries: Sequence[Delivery],
+    plan: Plan,
     base: str,
     base_commit: str,
     pr_dir: Path,
@@ -175,12 +175,22 @@ def deliver(
 ) -> list[Outcome]:
     """Make each delivery's branch (and PR text) unless it is done; in order.
 
+    The plan's failed evals are recorded first; they get no branch.
+
     Raises:
         CampaignInterrupted: If Ctrl-C arrived; the branches before it are
             complete and recorded.
     """
     state = State.load(git.git_dir)
     state.base = base
+    for name, reason in plan.failed.items():
+        recorded = state.branches.get(PREFIX + name)
+        if recorded is None or recorded.status != "done":
+            state.branches[PREFIX + name] = Record(
+                [name], None, base_commit, "failed", detail=reason
+            )
+    state.save(git.git_dir)
+    deliveries = plan.deliveries
     outcomes: list[Outcome] = []
     with held_interrupts() as interrupted:
         for index, delivery in enumerate(deliveries):
@@ -193,19 +203,6 @@ def deliver(
                 pending = [d.branch.name for d in deliveries[index + 1 :]]
                 raise CampaignInterrupted(outcomes, pending)
     return outcomes
-
-
-def record_failures(git: GitRepo, failed: dict[str, str], base_commit: str) -> None:
-    """Record the evals whose migration failed (eval -> reason); they get no branch."""
-    state = State.load(git.git_dir)
-    for name, reason in failed.items():
-        branch = PREFIX + name
-        recorded = state.branches.get(branch)
-        if recorded is None or recorded.status != "done":
-            state.branches[branch] = Record(
-                [name], None, base_commit, "failed", detail=reason
-            )
-    state.save(git.git_dir)
 
 
 def _deliver_one(

@@ -172,12 +172,10 @@ def _campaign(
     if args.dry_run:
         _print_plan(git, planned.deliveries, base)
         return ExitCode.TOOL_ERROR if planned.failed else ExitCode.OK
-    if planned.failed:
-        campaign.record_failures(git, planned.failed, base_commit)
     try:
         outcomes = campaign.deliver(
             git,
-            planned.deliveries,
+            planned,
             base,
             base_commit,
             pr_dir,

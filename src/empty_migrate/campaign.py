@@ -24,6 +24,7 @@ from empty_migrate.pull_request import (
     TEMPLATE,
     Behaviour,
     commit_message,
+    measured,
     render,
     title,
 )
@@ -116,6 +117,28 @@ class Plan:
     deliveries: list[Delivery]
     failed: dict[str, str]
     """Eval -> why its migration failed; it gets no branch."""
+
+
+def audit_measure(
+    registry: Registry, python: str | None, notify: Callable[[str], None]
+) -> Callable[[RunResult, Path], list[Behaviour]]:
+    """A `plan` measure: the audit of the base tree, then of the migrated one.
+
+    The audit runs in the target environment, `python` or as `audit` chooses
+    (`notify` hears about a first-time build).
+    """
+
+    def measure(run: RunResult, tree: Path) -> list[Behaviour]:
+        # imported here: only --audit runs the audit
+        from empty_migrate.audit_run import choose_python, run_audit
+
+        evals = [r.eval for r in run.evals if r.status == "rewritten"]
+        interpreter = choose_python(python, tree, notify)
+        before = run_audit(registry, tree, evals, interpreter)
+        write_files(tree, run.changed_files())  # the base's temporary copy
+        return measured(before, run_audit(registry, tree, evals, interpreter))
+
+    return measure
 
 
 def plan(

@@ -4,7 +4,7 @@ import argparse
 import json
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,8 +20,6 @@ if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
     from empty_migrate.campaign import Delivery, Outcome
     from empty_migrate.codemods.base import Codemod
     from empty_migrate.git_repo import GitRepo
-    from empty_migrate.migrate import RunResult
-    from empty_migrate.pull_request import Behaviour
     from empty_migrate.registry.loader import Registry
 
 
@@ -161,7 +159,9 @@ def _campaign(
         if problem:
             note(problem)
             return ExitCode.USAGE
-    measure = _measure(args, registry) if args.audit else None
+    measure = None
+    if args.audit:
+        measure = campaign.audit_measure(registry, args.audit_python, note)
     with progress_bar(evals) as progress:
         planned = campaign.plan(
             git, registry, evals, codemods, today, base_commit, args.issue, measure,
@@ -203,42 +203,6 @@ def _dirty(git: "GitRepo", pr_dir: Path) -> str | None:
         f"the work tree has uncommitted changes ({', '.join(files[:5])}{more}): "
         "commit or stash them, then run again; nothing was changed"
     )
-
-
-def _measure(
-    args: argparse.Namespace, registry: "Registry"
-) -> Callable[["RunResult", Path], list["Behaviour"]]:
-    """The audit of the base tree and of the migrated one, as PR-text rows."""
-    from empty_migrate.audit_report import OUTCOMES, describe_row, grid, tasks_label
-    from empty_migrate.audit_run import choose_python, run_audit
-    from empty_migrate.pull_request import Behaviour
-    from empty_migrate.write import write_files
-
-    def measure(run: "RunResult", tree: Path) -> list[Behaviour]:
-        evals = [r.eval for r in run.evals if r.status == "rewritten"]
-        python = choose_python(args.audit_python, tree, note)
-        before = run_audit(registry, tree, evals, python)
-        write_files(tree, run.changed_files())  # the base's temporary copy
-        after = run_audit(registry, tree, evals, python)
-        return [
-            Behaviour(
-                line.eval,
-                line.scorer,
-                tasks_label(line.tasks),
-                [
-                    (o, describe_row(cell.before), describe_row(cell.after))
-                    for o in OUTCOMES
-                    if (cell := line.cells.get(o)) and cell.changed
-                ],
-            )
-            for line in grid(after, before)
-            if line.changed
-        ] + [
-            Behaviour(item.eval, item.scorer, item.task or "-", [], item.reason)
-            for item in {(n.eval, n.scorer): n for n in after.not_run}.values()
-        ]
-
-    return measure
 
 
 def _print_plan(git: "GitRepo", deliveries: list["Delivery"], base: str) -> None:

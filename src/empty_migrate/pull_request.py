@@ -16,7 +16,8 @@ from pathlib import PurePosixPath
 import yaml
 
 from empty_migrate import __version__
-from empty_migrate.audit import FAULTS
+from empty_migrate.audit import FAULTS, Audit
+from empty_migrate.audit_report import OUTCOMES, describe_row, grid, tasks_label
 from empty_migrate.branches import Branch
 from empty_migrate.codemods.bump_task_version import task_version
 from empty_migrate.runner import EvalResult
@@ -182,6 +183,29 @@ class Behaviour:
     """(outcome, before, after) for each outcome whose cell changed."""
     not_run: str | None = None
     """Why the audit could not run this scorer offline, if it could not."""
+
+
+def measured(before: Audit, after: Audit) -> list[Behaviour]:
+    """Each scorer's changed cells between two audits, and the ones not run."""
+    changed = [
+        Behaviour(
+            line.eval,
+            line.scorer,
+            tasks_label(line.tasks),
+            [
+                (o, describe_row(cell.before), describe_row(cell.after))
+                for o in OUTCOMES
+                if (cell := line.cells.get(o)) and cell.changed
+            ],
+        )
+        for line in grid(after, before)
+        if line.changed
+    ]
+    not_run = {(n.eval, n.scorer): n for n in after.not_run}.values()
+    return changed + [
+        Behaviour(item.eval, item.scorer, item.task or "-", [], item.reason)
+        for item in not_run
+    ]
 
 
 def render(

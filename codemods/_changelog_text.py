@@ -93,7 +93,7 @@ def lead(target: EvalTarget) -> str:
         return f"Non-answers now follow {policy}."
     if routed:
         return f"Non-answers now follow {policy}: {_join(clauses)}."
-    return f"{_capital(_join(clauses))}, following {policy}."
+    return f"{capital(_join(clauses))}, following {policy}."
 
 
 def summary(target: EvalTarget) -> str:
@@ -131,7 +131,7 @@ def describe(settings: Resolved, changed_by: Iterable[str] = ()) -> Description:
     """What non-answers now score for one scorer with these settings."""
     routes = _routes(settings)
     return Description(
-        _capital("; ".join(_clauses(routes, settings))) + ".",
+        capital("; ".join(_clauses(routes, settings))) + ".",
         _judge_sentence(routes, settings, changed_by),
         _polarity_sentence(routes, settings),
     )
@@ -157,7 +157,7 @@ def scoring_changes(target: EvalTarget) -> list[str]:
     """
     groups = shapes(target)
     lines = [
-        (f"{_capital(label)}: " if label else "") + " ".join(d.sentences())
+        (f"{capital(label)}: " if label else "") + " ".join(d.sentences())
         for label, d in groups
     ]
     return [*lines, before(target)] if lines else []
@@ -292,7 +292,7 @@ def _polarity_sentence(routes: dict[Outcome, Route], settings: Resolved) -> str:
         return ""
     empty = routes[Outcome.EMPTY] == Route.REFUSAL_VERDICT
     subject = "an empty answer" if empty else "a non-answer"
-    text = template.format(subject=subject, Subject=_capital(subject))
+    text = template.format(subject=subject, Subject=capital(subject))
     if settings.polarity == "per_sample":
         key = settings.polarity_key
         text += f" (sample metadata `{key}`)." if key else "."
@@ -330,5 +330,6 @@ def _join(items: list[str], word: str = "and") -> str:
     return f"{', '.join(items[:-1])} {word} {items[-1]}"
 
 
-def _capital(text: str) -> str:
+def capital(text: str) -> str:
+    """`text` with its first letter in upper case, the rest as it is."""
     return text[:1].upper() + text[1:]

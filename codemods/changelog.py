@@ -119,7 +119,7 @@ def _bullets(target: EvalTarget) -> str:
     shapes = words.shapes(target)
     for label, description in shapes:
         text = " ".join(description.sentences())
-        items.append(f"{_capital(label)}: {text}" if label else text)
+        items.append(f"{words.capital(label)}: {text}" if label else text)
     if shapes:
         items += words.overrides(target)
         items.append(words.before(target))
@@ -134,7 +134,3 @@ def _title(target: EvalTarget) -> str:
         raise Skip("eval.yaml has no title for the changelog")
     # scriv's CHANGELOG.md goes through mdformat, which would escape it
     return " ".join(title.split()).replace("*", "\\*")
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -19,6 +19,7 @@ from empty_migrate import __version__
 from empty_migrate.audit import FAULTS, Audit
 from empty_migrate.audit_report import OUTCOMES, describe_row, grid, tasks_label
 from empty_migrate.branches import Branch
+from empty_migrate.codemods._changelog_text import capital
 from empty_migrate.codemods.bump_task_version import task_version
 from empty_migrate.runner import EvalResult
 
@@ -285,7 +286,7 @@ def _description(
 ) -> str:
     parts = [f"### What changed and why\n\n{_POLICY}"]
     if branch.note:
-        parts.append(f"**Note:** {_capital(branch.note)}.")
+        parts.append(f"**Note:** {capital(branch.note)}.")
     for change in changes:
         lines = [f"#### {change.label}", ""]
         lines += [f"- {line}" for line in change.result.scoring]
@@ -433,7 +434,3 @@ def _checklist(body: str, branch: Branch, changes: list[EvalChange]) -> str:
             line = f"{box.group(1)}x]{box.group(2)}"
         lines.append(line)
     return "\n".join(lines)
-
-
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

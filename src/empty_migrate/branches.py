@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from empty_migrate import syntax
 from empty_migrate.migrate import RunResult, is_shared
 from empty_migrate.runner import EvalResult, FileResult
 
@@ -222,24 +223,9 @@ def needed_shared(
 
 
 def imported_modules(text: str, path: str) -> set[str]:
-    """Every module a file's imports could name, relative ones resolved.
-
-    ``from a.b import c`` could import the module ``a.b.c`` or the name ``c``
-    of ``a.b``: both are returned.
-    """
+    """Every module the file at `path` could import (see `syntax.imported_modules`)."""
     package = module_name(path).rpartition(".")[0]
-    modules: set[str] = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Import):
-            modules.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package.rsplit(".", node.level - 1)[0]
-                base = f"{parent}.{base}" if base else parent
-            modules.add(base)
-            modules.update(f"{base}.{alias.name}" for alias in node.names)
-    return modules
+    return syntax.imported_modules(ast.parse(text), package)
 
 
 def module_paths(module: str) -> list[str]:

@@ -181,6 +181,26 @@ def _imports(tree: ast.AST, source: str) -> list[tuple[str, str]]:
     ]
 
 
+def imported_modules(tree: ast.AST, package: str) -> set[str]:
+    """Every module the imports in `tree` could name, relative ones resolved.
+
+    `package` is the importing module's package. ``from a.b import c`` could
+    import the module ``a.b.c`` or the name ``c`` of ``a.b``: both are returned.
+    """
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0]
+                base = f"{parent}.{base}" if base else parent
+            modules.add(base)
+            modules.update(f"{base}.{alias.name}" for alias in node.names)
+    return modules
+
+
 def is_docstring(statement: ast.stmt) -> bool:
     """Whether a statement is a docstring: a lone string constant."""
     return (

@@ -10,6 +10,8 @@ import io
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -73,3 +75,13 @@ def target_env(tmp_path_factory) -> TargetEnvironment:
     root = os.environ.get("EMPTY_MIGRATE_TARGET_ENV")
     path = Path(root) if root else tmp_path_factory.mktemp("target-env") / "venv"
     return TargetEnvironment.ensure(path, TARGET_REQUIREMENTS)
+
+
+def ruff(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """Run our pinned ruff (the target's pin) with `args` in `cwd`, uncached."""
+    return subprocess.run(
+        [sys.executable, "-m", "ruff", *args, "--no-cache"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )

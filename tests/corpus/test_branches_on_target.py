@@ -13,7 +13,6 @@ import contextlib
 import io
 import shutil
 import subprocess
-import sys
 from pathlib import Path, PurePosixPath
 from types import SimpleNamespace
 
@@ -24,7 +23,7 @@ from empty_migrate.cli import main
 from empty_migrate.git_repo import GitRepo
 from empty_migrate.target_tests import Comparison, folders_of_tests, run_tests
 
-from .conftest import TODAY
+from .conftest import TODAY, ruff
 
 pytestmark = pytest.mark.corpus
 
@@ -170,12 +169,7 @@ def test_every_changed_python_file_compiles_and_passes_the_targets_ruff(
                 (tree / path).parent.mkdir(parents=True, exist_ok=True)
                 (tree / path).write_text(text)
             for args in (["check"], ["format", "--check"]):
-                done = subprocess.run(
-                    [sys.executable, "-m", "ruff", *args, "--no-cache", *files],
-                    cwd=tree,
-                    capture_output=True,
-                    text=True,
-                )
+                done = ruff(*args, *files, cwd=tree)
                 assert done.returncode == 0, done.stdout + done.stderr
     finally:
         git_repo.close()

@@ -1,8 +1,6 @@
 """The whole migration on the real inspect_evals 0.26.0 (issue 4's 'done when')."""
 
 import ast
-import subprocess
-import sys
 
 import libcst as cst
 import pytest
@@ -12,7 +10,7 @@ from empty_migrate.registry.loader import load_registry
 from empty_migrate.registry.scan import scan_repo
 from empty_migrate.registry.schema import resolve
 
-from .conftest import run_json
+from .conftest import ruff, run_json
 
 pytestmark = pytest.mark.corpus
 
@@ -61,12 +59,7 @@ def test_changed_files_pass_the_targets_ruff(migrated):
     assert "tests/utils/empty_response.py" in files
     assert any(p.endswith("/test_empty_response_policy.py") for p in files)
     for args in (["check"], ["format", "--check"]):
-        run = subprocess.run(
-            [sys.executable, "-m", "ruff", *args, "--no-cache", *files],
-            cwd=repo,
-            capture_output=True,
-            text=True,
-        )
+        run = ruff(*args, *files, cwd=repo)
         assert run.returncode == 0, run.stdout + run.stderr
 
 

@@ -9,18 +9,11 @@ import pytest
 
 from empty_migrate.codemods.install_router import router_text
 
+from .conftest import ruff
+
 pytestmark = pytest.mark.corpus
 
 INSTALLED_AT = "src/inspect_evals/utils/empty_response.py"
-
-
-def ruff(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ruff", *args, "--no-cache"],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-    )
 
 
 @pytest.fixture

@@ -182,9 +182,9 @@ def _shared_branch(
 
 
 def _belongs_to_any(path: str, evals: Iterable[str]) -> bool:
-    return any(
+    """Whether `path` is one of the evals' own files (or a changelog fragment)."""
+    return path.startswith("changelog.d/") or any(
         path.startswith((f"src/inspect_evals/{name}/", f"tests/{name}/"))
-        or path.startswith("changelog.d/")
         for name in evals
     )
 

@@ -14,12 +14,11 @@ import libcst as cst
 
 from empty_migrate.codemods._imports import NeededImports
 from empty_migrate.policy import POLICY, Category, Route
-from empty_migrate.registry.schema import Resolved, VerdictExpression
+from empty_migrate.registry.schema import Resolved, VerdictExpression, output_locator
 
 ROUTER_MODULE = "inspect_evals.utils.empty_response"
 ROUTER_FUNCTION = "route_empty_responses"
 SCORE_CONSTANTS = {"C": "CORRECT", "I": "INCORRECT", "N": "NOANSWER", "P": "PARTIAL"}
-_OUTPUT_LOCATORS = {"store": "store_output", "metadata": "metadata_output"}
 
 
 def router_call(
@@ -44,6 +43,9 @@ def router_call(
         args.append(_keyword("overrides", _overrides(imports, settings)))
     if settings.copy_metadata:
         args.append(_keyword("copy_metadata", value(imports, settings.copy_metadata)))
+    if settings.verdict_metadata is not None:
+        metadata = value(imports, settings.verdict_metadata)
+        args.append(_keyword("verdict_metadata", metadata))
     return cst.Call(func=cst.Name(ROUTER_FUNCTION), args=args)
 
 
@@ -97,15 +99,15 @@ def _quote(text: str) -> str:
 
 
 def _output_locator(imports: NeededImports, output: str) -> cst.BaseExpression | None:
-    if output in ("state.output", "none"):
+    if (locator := output_locator(output)) is None:
         return None
-    if output == "last_assistant":
-        imports.add(ROUTER_MODULE, "last_assistant_output")
-        return cst.Name("last_assistant_output")
-    kind, _, key = output.partition(":")
-    function = _OUTPUT_LOCATORS[kind]
+    function, keys = locator
     imports.add(ROUTER_MODULE, function)
-    return cst.Call(cst.Name(function), [cst.Arg(cst.SimpleString(_quote(key)))])
+    if keys is None:
+        return cst.Name(function)
+    return cst.Call(
+        cst.Name(function), [cst.Arg(cst.SimpleString(_quote(key))) for key in keys]
+    )
 
 
 def _overrides(imports: NeededImports, settings: Resolved) -> cst.Dict:

@@ -131,7 +131,8 @@ class _Plan:
             if outcome is Outcome.ANSWERED:
                 continue
             if not _survives(outcome, settings.output):
-                self.lost.setdefault(constant, []).append(str(outcome))
+                lost = f"{constant}: the output read from {settings.output}"
+                self.lost.setdefault(lost, []).append(str(outcome))
                 continue
             route = route_for(settings.category, outcome, overrides)
             self._row(scorer, constant, outcome, route, settings)
@@ -256,27 +257,29 @@ class _Plan:
 def _survives(outcome: Outcome, output_at: str) -> bool:
     """Whether the eval's output locator still sees the fixture as `outcome`.
 
-    ``last_assistant`` reads only the last message: a stop reason (length,
-    filter, overflow) and a missing message are lost with the output.
+    An assistant message drops the stop reason (length, filter, overflow), and
+    a completion kept as text drops everything but the words.
     """
-    if output_at != "last_assistant":
+    if output_at in ("state.output", "none"):
         return True
-    return _seen_through_last_assistant(outcome) == outcome
+    return _seen_through(outcome, output_at) == outcome
 
 
 @cache
-def _seen_through_last_assistant(outcome: Outcome) -> str | None:
-    # imported here: only an eval that keeps its output in a message needs it
+def _seen_through(outcome: Outcome, output_at: str) -> str | None:
+    # imported here: only an eval that keeps its output elsewhere needs them
     from empty_migrate import probe
-    from empty_migrate.router import classify, last_assistant_output
+    from empty_migrate.audit_log import locator
+    from empty_migrate.router import Located, ModelOutput, classify_outputs
     from empty_migrate.testing.provider_outputs import (
         OUTCOME_EXAMPLES,
         provider_output,
     )
 
     output = provider_output(OUTCOME_EXAMPLES[outcome]).output
-    found = last_assistant_output(probe.task_state(output))
-    return None if found is None else str(classify(found))
+    found: Located = locator(output_at)(probe.task_state(output, output_at=output_at))
+    outputs = [found] if isinstance(found, ModelOutput) else list(found or [])
+    return str(classify_outputs(outputs).outcome) if outputs else None
 
 
 def _param(*values: str, id: str) -> str:
@@ -297,15 +300,15 @@ def _lost_comment(lost: dict[str, list[str]]) -> str:
     return "".join(
         "\n".join(
             textwrap.wrap(
-                f"{constant}: the last assistant message loses the signal of "
-                f"{', '.join(outcomes)}, so those are not tested here.",
+                f"{where} loses the signal of {', '.join(outcomes)}, so those "
+                "are not tested here.",
                 width=86,
                 initial_indent="# ",
                 subsequent_indent="# ",
             )
         )
         + "\n"
-        for constant, outcomes in lost.items()
+        for where, outcomes in lost.items()
     )
 
 

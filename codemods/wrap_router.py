@@ -3,7 +3,9 @@
 For a ``@scorer`` factory or a shared helper, every ``return`` of the function
 itself (not of the nested ``score`` coroutine) is wrapped; for a
 ``Task(scorer=...)`` construct, the ``scorer=`` value inside the named function
-is wrapped (each element, if it is a list). The router's arguments are the
+is wrapped (each element, if it is a list). Where ``scorer=`` names a local
+variable, each value assigned to it is wrapped instead, so a list built by a
+comprehension gets each of its scorers routed. The router's arguments are the
 eval's registry values, written out explicitly. Already-routed expressions,
 including calls through an aliased import, are left alone, so the codemod is
 idempotent. Unsafe: non-answers get new score values.
@@ -75,12 +77,14 @@ class WrapRouter(Codemod):
         return chunks.text
 
 
-Site = ast.Return | ast.keyword
-"""Where a scorer expression is: a factory's ``return``, or ``Task(scorer=...)``."""
+Site = ast.Return | ast.keyword | ast.Assign
+"""Where a scorer expression is: a factory's ``return``, ``Task(scorer=...)``,
+or the assignment of the variable ``scorer=`` names."""
 
 _LEAD = {
     ast.Return: re.compile(r"return(?:[ \t]|\\\r?\n)*"),
     ast.keyword: re.compile(r"scorer(?:[ \t]|\\\r?\n)*=(?:[ \t]|\\\r?\n)*"),
+    ast.Assign: re.compile(r"\w+(?:[ \t]|\\\r?\n)*=(?:[ \t]|\\\r?\n)*"),
 }
 """The text before the expression: the keyword, blanks and line continuations."""
 
@@ -108,13 +112,36 @@ def _scorer_sites(function: Function, kind: str) -> list[Site]:
         if any(r.value is None for r in returns):
             raise Skip(f"{function.name}: a bare return has no scorer to wrap")
         return returns
-    return [
+    nodes = _own_nodes(function)
+    keywords = [
         keyword
-        for call in _own_nodes(function)
+        for call in nodes
         if isinstance(call, ast.Call) and last_name(call.func) == "Task"
         for keyword in call.keywords
         if keyword.arg == "scorer"
     ]
+    return [site for keyword in keywords for site in _assigned(keyword, nodes)]
+
+
+def _assigned(keyword: ast.keyword, nodes: list[ast.AST]) -> list[Site]:
+    """The ``scorer=`` keyword, or the assignments of the variable it names.
+
+    Raises:
+        Skip: If it names a variable the function never assigns.
+    """
+    if not isinstance(keyword.value, ast.Name):
+        return [keyword]
+    name = keyword.value.id
+    assignments: list[Site] = [
+        node
+        for node in nodes
+        if isinstance(node, ast.Assign)
+        and [last_name(t) for t in node.targets] == [name]
+        and isinstance(node.targets[0], ast.Name)
+    ]
+    if not assignments:
+        raise Skip(f"scorer={name}: no assignment of {name} to wrap")
+    return sorted(assignments, key=lambda node: node.lineno)
 
 
 def _own_nodes(function: Function) -> list[ast.AST]:
@@ -142,12 +169,17 @@ class _Wrap:
         source = chunks.source(index, site)
         lead = _LEAD[type(site)].match(source)
         expression = cst.parse_expression(source[lead.end() :])
-        if isinstance(site, ast.keyword) and isinstance(expression, cst.List):
+        if isinstance(site, ast.Return):
+            new = self.wrapped(expression, settings)
+        elif isinstance(expression, cst.List):
             elements = [
                 e.with_changes(value=self.wrapped(e.value, settings))
                 for e in expression.elements
             ]
             new = expression.with_changes(elements=elements)
+        elif isinstance(expression, cst.ListComp):
+            element = self.wrapped(expression.elt, settings)
+            new = expression.with_changes(elt=element)
         else:
             new = self.wrapped(expression, settings)
         if new is expression:

@@ -23,10 +23,17 @@ from inspect_ai.util import registry_info
 
 from empty_migrate.probe import task_state
 from empty_migrate.router import (
+    ContextOverflowError,
     Outcome,
+    ResponsePolicy,
     Route,
+    assistant_outputs,
+    classify,
+    classify_outputs,
+    first_assistant_output,
     last_assistant_output,
     metadata_output,
+    non_answer_score,
     route_empty_responses,
     store_output,
 )
@@ -217,11 +224,11 @@ async def test_metadata_locator_accepts_a_serialised_output():
 
 async def test_metadata_locator_rejects_other_values():
     state = task_state(ModelOutput.from_content("judge", "GRADE: C"))
-    state.metadata["mut"] = "some text"
+    state.metadata["mut"] = 42
     routed = route_empty_responses(
         includes(), category="qa", output=metadata_output("mut")
     )
-    with pytest.raises(TypeError, match=r"state.metadata\['mut'\] holds str"):
+    with pytest.raises(TypeError, match=r"state.metadata\['mut'\] holds int"):
         await routed(state, Target("x"))
 
 
@@ -303,3 +310,118 @@ async def test_an_output_never_recorded_leaves_the_sample_to_the_scorer(locator)
         harm_scorer(scale=0.5), category="qa", output=locator
     )
     assert await routed(state, Target("x")) == Score(value=0.5)
+
+
+@scorer(metrics=[accuracy()])
+def counting_scorer(calls: list):
+    async def score(state, target):
+        calls.append(state.sample_id)
+        return Score(value=CORRECT)
+
+    return score
+
+
+def several(*outcomes: str) -> list[dict]:
+    return [OUTCOME_EXAMPLES[o]().model_dump() for o in outcomes]
+
+
+async def test_several_outputs_are_a_non_answer_only_when_every_one_is():
+    calls: list = []
+    routed = route_empty_responses(
+        counting_scorer(calls),
+        category="model_graded",
+        output=store_output("first_turns", "last_turns"),
+    )
+    state = task_state(ModelOutput(model="mockllm/model"))
+    state.store.set("first_turns", several("empty", "answered"))
+    state.store.set("last_turns", several("filtered"))
+
+    assert (await routed(state, Target("x"))).value == CORRECT
+    assert len(calls) == 1
+
+    state.store.set("first_turns", several("empty", "reasoning_only"))
+    score = await routed(state, Target("x"))
+
+    # the last output decides the class: a platform filter, unscored
+    assert math.isnan(score.value)
+    assert score.metadata["empty_outcome"] == "filtered"
+    assert len(calls) == 1
+
+
+async def test_completions_kept_as_text_are_classified_by_their_words():
+    calls: list = []
+    routed = route_empty_responses(
+        counting_scorer(calls), category="qa", output=metadata_output("forks")
+    )
+    state = task_state(ModelOutput(model="mockllm/model"))
+    state.metadata["forks"] = ["", "  ", "<think>hmm</think>"]
+
+    score = await routed(state, Target("x"))
+
+    assert score.value == NOANSWER
+    assert score.metadata["empty_outcome"] == "reasoning_only"
+    state.metadata["forks"] = ["", "Paris"]
+    assert (await routed(state, Target("x"))).value == CORRECT
+
+
+async def test_no_outputs_at_all_leave_the_sample_to_the_scorer():
+    calls: list = []
+    routed = route_empty_responses(
+        counting_scorer(calls), category="qa", output=store_output("turns", "more")
+    )
+    state = task_state(ModelOutput(model="mockllm/model"))
+    state.store.set("turns", [])
+
+    assert (await routed(state, Target("x"))).value == CORRECT
+
+
+async def test_first_and_every_assistant_message_locators():
+    state = task_state(OUTCOME_EXAMPLES["empty"]())
+    state.messages.append(OUTCOME_EXAMPLES["answered"]().message)
+
+    assert classify(first_assistant_output(state)) == Outcome.EMPTY
+    found = [classify(o) for o in assistant_outputs(state)]
+    assert found == [Outcome.EMPTY, Outcome.ANSWERED]
+    assert classify_outputs(assistant_outputs(state)).outcome == Outcome.ANSWERED
+
+
+async def test_verdict_metadata_is_added_to_every_verdict_but_not_to_answers():
+    routed = route_empty_responses(
+        includes(),
+        category="safety",
+        refusal_verdict=INCORRECT,
+        verdict_metadata=lambda state, target: {"verdict": "refusal", "t": target.text},
+    )
+
+    refused = await routed(task_state(OUTCOME_EXAMPLES["refused"]()), Target("x"))
+    answered = await routed(task_state(OUTCOME_EXAMPLES["answered"]()), Target("x"))
+
+    assert refused.metadata["verdict"] == "refusal"
+    assert refused.metadata["t"] == "x"
+    assert refused.metadata["empty_outcome"] == "refused"
+    assert "verdict" not in (answered.metadata or {})
+
+
+async def test_non_answer_score_routes_one_response_as_the_wrapper_does():
+    policy = ResponsePolicy("safety", refusal_verdict=0.0)
+    state = task_state(ModelOutput(model="mockllm/model"))
+
+    refused = non_answer_score(OUTCOME_EXAMPLES["refused"](), state, Target(""), policy)
+    truncated = non_answer_score(
+        OUTCOME_EXAMPLES["truncated"](), state, Target(""), policy
+    )
+
+    assert (refused.value, refused.reason) == (0.0, "refusal")
+    assert math.isnan(truncated.value)
+    assert truncated.reason == "no_response"
+    assert (
+        non_answer_score(OUTCOME_EXAMPLES["answered"](), state, Target(""), policy)
+        is None
+    )
+    with pytest.raises(ContextOverflowError):
+        non_answer_score(OUTCOME_EXAMPLES["overflow"](), state, Target(""), policy)
+
+
+def test_response_policy_checks_its_settings_once():
+    with pytest.raises(ValueError, match="needs refusal_verdict"):
+        ResponsePolicy("safety")

@@ -29,6 +29,7 @@ from inspect_ai.model import ChatMessageTool, ModelName, ModelOutput
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
 from inspect_ai.solver import TaskState
 
+from empty_migrate import router
 from empty_migrate.log_outcomes import SampleOutcome, classify_sample, read_log
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.loader import Registry, load_registry
@@ -37,16 +38,14 @@ from empty_migrate.registry.schema import (
     Resolved,
     ScorerEntry,
     VerdictExpression,
+    output_locator,
     resolve,
 )
 from empty_migrate.router import (
     NonAnswerError,
     OutputLocator,
-    last_assistant_output,
-    metadata_output,
     route_empty_responses,
     state_output,
-    store_output,
 )
 
 
@@ -304,18 +303,13 @@ def _task_state(log: EvalLog, sample: EvalSample) -> TaskState:
     )
 
 
-_LOCATORS: dict[str, Callable[[str], OutputLocator]] = {
-    "store": store_output,
-    "metadata": metadata_output,
-}
-
-
 def locator(output: str) -> OutputLocator:
     """The router's output locator for a registry ``output`` location."""
-    if output == "last_assistant":
-        return last_assistant_output
-    kind, _, key = output.partition(":")
-    return _LOCATORS[kind](key) if kind in _LOCATORS else state_output
+    if (found := output_locator(output)) is None:
+        return state_output
+    function, keys = found
+    named = getattr(router, function)
+    return named if keys is None else named(*keys)
 
 
 class _VerdictNeedsCode(Exception):
@@ -361,6 +355,7 @@ def _routed(recorded: Score, settings: Resolved) -> Scorer:
         output=locator(settings.output),
         overrides={o.outcome: o.route for o in settings.overrides},
         copy_metadata=settings.copy_metadata,
+        verdict_metadata=_verdict(settings.verdict_metadata),
         **verdicts,
     )
 

@@ -138,10 +138,11 @@ def task_state(
 
     Args:
         output: The model under test's final output.
-        output_at: Where the eval keeps it, as the registry writes it:
-            ``state.output``, ``last_assistant``, ``store:KEY`` or
-            ``metadata:KEY``. The output's message ends ``state.messages`` in
-            every case.
+        output_at: Where the eval keeps it, as the registry writes it
+            (`OutputLocation`): ``state.output``, an assistant message,
+            ``store:KEY``, ``metadata:KEY`` (a list under each key when there
+            are several) or ``completions:KEY`` (its text in a list). The
+            output's message ends ``state.messages`` in every case.
         metadata: Sample metadata (a per-sample polarity label, for example).
         choices: The sample's choices, for multiple-choice scorers.
         target: The sample's target.
@@ -160,13 +161,16 @@ def task_state(
         output=output,
         metadata=dict(metadata or {}),
     )
-    where, _, key = output_at.partition(":")
-    if where == "store":
+    where, _, keys = output_at.partition(":")
+    saved = output.model_dump()
+    if where == "completions":
+        state.metadata[keys] = [output.completion]
+    elif where in ("store", "metadata"):
         state.output = ModelOutput(model="mockllm/model")
-        state.store.set(key, output.model_dump())
-    elif where == "metadata":
-        state.output = ModelOutput(model="mockllm/model")
-        state.metadata[key] = output.model_dump()
+        save = state.store.set if where == "store" else state.metadata.__setitem__
+        several = "," in keys
+        for key in keys.split(","):
+            save(key, [saved] if several else saved)
     return state
 
 

@@ -68,14 +68,20 @@ __all__ = [
     "Classification",
     "ContextOverflowError",
     "EmptyResponseError",
+    "Located",
     "NonAnswerError",
     "Outcome",
     "OutputLocator",
+    "ResponsePolicy",
     "Route",
+    "assistant_outputs",
     "classify",
     "classify_output",
+    "classify_outputs",
+    "first_assistant_output",
     "last_assistant_output",
     "metadata_output",
+    "non_answer_score",
     "route_empty_responses",
     "route_for",
     "route_reason",
@@ -357,12 +363,17 @@ def _answer(
 # Locating the model under test's output
 
 
-OutputLocator = Callable[[TaskState], ModelOutput | None]
-"""Finds the model under test's final output in a task state.
+Located = ModelOutput | Sequence[ModelOutput] | None
+"""What a locator finds: one output, several (per turn, per fork), or nothing."""
 
-Returns None where the output was never recorded there (a scorer called
+OutputLocator = Callable[[TaskState], Located]
+"""Finds the model under test's output, or outputs, in a task state.
+
+Returns None (or no outputs) where nothing was recorded there (a scorer called
 without the solver that saves it): the router then has no evidence and leaves
-the sample to the scorer.
+the sample to the scorer. A locator that returns several outputs (one per
+turn, per fork or per elicitation) lets the router decide the sample only when
+every one of them is a non-answer (`classify_outputs`).
 """
 
 
@@ -379,39 +390,79 @@ def last_assistant_output(state: TaskState) -> ModelOutput | None:
     reason is lost, so truncation and filter stops read as ``unknown``. None
     if no assistant message was recorded.
     """
-    for message in reversed(state.messages):
-        if isinstance(message, ChatMessageAssistant):
-            return ModelOutput(
-                model=message.model or "",
-                choices=[ChatCompletionChoice(message=message, stop_reason="unknown")],
-            )
-    return None
+    outputs = assistant_outputs(state)
+    return outputs[-1] if outputs else None
 
 
-def store_output(key: str) -> OutputLocator:
-    """A locator reading a `ModelOutput` a solver saved in the sample store.
+def first_assistant_output(state: TaskState) -> ModelOutput | None:
+    """Rebuild an output from the first assistant message in ``state.messages``.
+
+    For multi-turn evals whose first answer decides the sample (later turns
+    react to it). As `last_assistant_output`, the stop reason is lost.
+    """
+    outputs = assistant_outputs(state)
+    return outputs[0] if outputs else None
+
+
+def assistant_outputs(state: TaskState) -> list[ModelOutput]:
+    """Every assistant message in ``state.messages``, each as an output.
+
+    For multi-turn evals that score every turn (one answer per subproblem).
+    Stop reasons are lost, as in `last_assistant_output`.
+    """
+    return [
+        ModelOutput(
+            model=message.model or "",
+            choices=[ChatCompletionChoice(message=message, stop_reason="unknown")],
+        )
+        for message in getattr(state, "messages", [])
+        if isinstance(message, ChatMessageAssistant)
+    ]
+
+
+def store_output(*keys: str) -> OutputLocator:
+    """A locator reading what a solver saved in the sample store.
+
+    Each key may hold a `ModelOutput` (or its dump), a list of them, or text.
+    With one key holding one output, the locator returns that output;
+    otherwise it returns every output found under the keys, in order.
 
     Args:
-        key: The store key the solver wrote the model under test's output to.
+        keys: The store keys the solver wrote the model under test's outputs to.
     """
 
-    def locate(state: TaskState) -> ModelOutput | None:
-        return _as_output(state.store.get(key), f"state.store[{key!r}]")
+    def locate(state: TaskState) -> Located:
+        return _gathered(state.store.get, keys, "state.store")
 
     return locate
 
 
-def metadata_output(key: str) -> OutputLocator:
-    """A locator reading a `ModelOutput` a solver saved in sample metadata.
+def metadata_output(*keys: str) -> OutputLocator:
+    """A locator reading what a solver saved in sample metadata.
+
+    As `store_output`: outputs, lists of them, or text (forked generations
+    kept as strings).
 
     Args:
-        key: The metadata key the solver wrote the model under test's output to.
+        keys: The metadata keys the solver wrote the model under test's outputs to.
     """
 
-    def locate(state: TaskState) -> ModelOutput | None:
-        return _as_output(state.metadata.get(key), f"state.metadata[{key!r}]")
+    def locate(state: TaskState) -> Located:
+        return _gathered(state.metadata.get, keys, "state.metadata")
 
     return locate
+
+
+def _gathered(read: Callable[[str], Any], keys: Sequence[str], where: str) -> Located:
+    values = {key: read(key) for key in keys}
+    if len(keys) == 1 and not isinstance(values[keys[0]], list):
+        return _as_output(values[keys[0]], f"{where}[{keys[0]!r}]")
+    return [
+        output
+        for key, value in values.items()
+        for item in (value if isinstance(value, list) else [value])
+        if (output := _as_output(item, f"{where}[{key!r}]")) is not None
+    ]
 
 
 def _as_output(value: Any, where: str) -> ModelOutput | None:
@@ -419,6 +470,9 @@ def _as_output(value: Any, where: str) -> ModelOutput | None:
         return value
     if isinstance(value, Mapping):
         return ModelOutput.model_validate(value)
+    if isinstance(value, str):
+        # text kept without its output: only the words are left to classify
+        return ModelOutput.from_content(model="", content=value)
     raise TypeError(f"{where} holds {type(value).__name__}, not a ModelOutput")
 
 
@@ -456,6 +510,9 @@ class ContextOverflowError(NonAnswerError):
 VerdictValue = Value | Callable[[TaskState, Target], Value]
 """A verdict, or a function of the sample that returns one (per-sample polarity)."""
 
+MetadataValue = Mapping[str, Any] | Callable[[TaskState, Target], Mapping[str, Any]]
+"""Score metadata, or a function of the sample that returns it."""
+
 
 def route_empty_responses(
     scorer: Scorer,
@@ -466,6 +523,7 @@ def route_empty_responses(
     output: OutputLocator = state_output,
     overrides: Mapping[Outcome | str, Route | str] | None = None,
     copy_metadata: bool | Sequence[str] = False,
+    verdict_metadata: MetadataValue | None = None,
 ) -> Scorer:
     """Wrap a scorer so the model's non-answers follow the empty-response policy.
 
@@ -487,12 +545,19 @@ def route_empty_responses(
             ``model_graded``; ``NOANSWER`` by default. Dict-valued scorers must
             pass a dict with every key their metrics read. May be a function
             of ``(state, target)``.
-        output: Where the model under test's output is, when not ``state.output``.
+        output: Where the model under test's output is, when not
+            ``state.output``. A locator that finds several outputs (one per
+            turn or per fork) routes the sample only when every one of them
+            is a non-answer (`classify_outputs`).
         overrides: Per-eval departures from `POLICY`, e.g.
             ``{"overflow": "no_answer"}`` for a long-context eval.
         copy_metadata: Sample metadata to copy into every score the router
             writes, for metrics that read it from the score as they do from
             the eval's own scores: ``True`` for all of it, or the keys.
+        verdict_metadata: Score metadata the eval's metrics read from every
+            score (``{"verdict": "refusal"}`` for a metric that counts
+            refusals), added to each verdict the router writes. May be a
+            function of ``(state, target)``.
 
     Returns:
         The routed scorer.
@@ -501,42 +566,172 @@ def route_empty_responses(
         ValueError: If the category or an override is unknown, ``safety`` has
             no ``refusal_verdict``, or a verdict lacks keys the metrics need.
     """
-    routes = _resolve_routes(Category(category), overrides)
-    agent_routes = _resolve_routes(Category(category), overrides, after_trajectory=True)
-    if Route.REFUSAL_VERDICT in routes.values() and refusal_verdict is None:
-        raise ValueError(
-            f"category={str(category)!r} needs refusal_verdict=: the value this "
-            "scorer gives a full refusal (e.g. INCORRECT, 0.0)"
-        )
-    verdicts = {
-        Route.NO_ANSWER: no_answer_verdict,
-        Route.REFUSAL_VERDICT: refusal_verdict,
-    }
-    used = set(routes.values())
-    _check_verdict_keys(scorer, *(v for r, v in verdicts.items() if r in used))
+    policy = ResponsePolicy(
+        category,
+        refusal_verdict=refusal_verdict,
+        no_answer_verdict=no_answer_verdict,
+        overrides=overrides,
+        copy_metadata=copy_metadata,
+        verdict_metadata=verdict_metadata,
+    )
+    _check_verdict_keys(scorer, *policy.verdicts_used())
 
     @wraps(scorer)
     async def score(state: TaskState, target: Target) -> Score | None:
-        model_output = output(state)
-        if not isinstance(model_output, ModelOutput):
+        outputs = _as_outputs(output(state))
+        if not outputs:
             # nothing recorded where the output should be, or a test double:
             # no provider signal to read, so the scorer decides as it did
             return await scorer(state, target)
-        found = classify_output(model_output)
-        route = routes[found.outcome]
-        if route != agent_routes[found.outcome] and _ran_tools(state):
-            route = agent_routes[found.outcome]
-        if route == Route.RAISE:
-            raise _error_for(found)
-        fields = _score_fields(found, model_output, state, copy_metadata)
-        if route == Route.UNSCORED:
-            return Score.unscored(**fields)
-        if route in verdicts:
-            return Score(value=_resolve(verdicts[route], state, target), **fields)
-        result = await scorer(state, target)
-        return _annotate(result, found, tag=route == Route.SCORE_TAGGED)
+        found = classify_outputs(outputs)
+        route = policy.route(found, state)
+        if route in (Route.SCORE, Route.SCORE_TAGGED):
+            result = await scorer(state, target)
+            return _annotate(result, found, tag=route == Route.SCORE_TAGGED)
+        return policy.score(found, route, outputs[-1], state, target)
 
     return score
+
+
+def non_answer_score(
+    output: ModelOutput,
+    state: TaskState,
+    target: Target,
+    policy: "ResponsePolicy",
+) -> Score | None:
+    """The policy's score for one of several responses a scorer reads itself.
+
+    For scorers that judge each response (each turn, fork or elicitation) in a
+    loop of their own: call it before the judge, and use the returned score
+    (its ``value``, ``reason`` and ``metadata["empty_outcome"]``) in place of
+    the judge's reading.
+
+    Args:
+        output: One response of the model under test.
+        state: The sample's task state.
+        target: The sample's target.
+        policy: The eval's `ResponsePolicy`.
+
+    Returns:
+        The verdict or unscored score the policy gives a non-answer, or None
+        when the response goes to the scorer (an answer, or a route that lets
+        the scorer decide).
+
+    Raises:
+        NonAnswerError: Where the policy raises (an overflow, no output).
+    """
+    found = classify_output(output)
+    route = policy.route(found, state)
+    if route in (Route.SCORE, Route.SCORE_TAGGED):
+        return None
+    return policy.score(found, route, output, state, target)
+
+
+def classify_outputs(outputs: Sequence[ModelOutput]) -> Classification:
+    """Classify a sample the model answered in several outputs.
+
+    The sample is an answer if any output is (its scorer can grade what was
+    said); otherwise it is a non-answer of the class of its last output, the
+    model's final word.
+
+    Args:
+        outputs: The model under test's outputs, in order; at least one.
+    """
+    found = [classify_output(output) for output in outputs]
+    answered = [c for c in found if c.outcome == Outcome.ANSWERED]
+    return answered[0] if answered else found[-1]
+
+
+@dataclass(frozen=True)
+class ResponsePolicy:
+    """One eval's empty-response policy: its category, verdicts and departures.
+
+    Built once per scorer; `route_empty_responses` and `non_answer_score` use
+    it to route each classified output.
+
+    Args:
+        category: ``qa``, ``model_graded``, ``safety`` or ``agentic``.
+        refusal_verdict: As in `route_empty_responses`.
+        no_answer_verdict: As in `route_empty_responses`.
+        overrides: As in `route_empty_responses`.
+        copy_metadata: As in `route_empty_responses`.
+        verdict_metadata: As in `route_empty_responses`.
+
+    Raises:
+        ValueError: If the category or an override is unknown, or ``safety``
+            has no ``refusal_verdict``.
+    """
+
+    category: Category | str
+    refusal_verdict: VerdictValue | None = None
+    no_answer_verdict: VerdictValue = NOANSWER
+    overrides: Mapping[Outcome | str, Route | str] | None = None
+    copy_metadata: bool | Sequence[str] = False
+    verdict_metadata: MetadataValue | None = None
+    routes: dict[Outcome, Route] = field(init=False, repr=False)
+    agent_routes: dict[Outcome, Route] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        category = Category(self.category)
+        routes = _resolve_routes(category, self.overrides)
+        agent = _resolve_routes(category, self.overrides, after_trajectory=True)
+        if Route.REFUSAL_VERDICT in routes.values() and self.refusal_verdict is None:
+            raise ValueError(
+                f"category={str(self.category)!r} needs refusal_verdict=: the value "
+                "this scorer gives a full refusal (e.g. INCORRECT, 0.0)"
+            )
+        object.__setattr__(self, "routes", routes)
+        object.__setattr__(self, "agent_routes", agent)
+
+    def verdicts_used(self) -> list[VerdictValue | None]:
+        """The verdicts some outcome of this policy routes to."""
+        used = set(self.routes.values())
+        return [verdict for route, verdict in self._verdicts().items() if route in used]
+
+    def route(self, found: Classification, state: TaskState) -> Route:
+        """The route of a classified output, after an agent trajectory if any."""
+        route = self.routes[found.outcome]
+        if route != self.agent_routes[found.outcome] and _ran_tools(state):
+            return self.agent_routes[found.outcome]
+        return route
+
+    def score(
+        self,
+        found: Classification,
+        route: Route,
+        output: ModelOutput,
+        state: TaskState,
+        target: Target,
+    ) -> Score:
+        """The score the router writes for a route other than the scorer's.
+
+        Raises:
+            NonAnswerError: For the raise route.
+        """
+        if route == Route.RAISE:
+            raise _error_for(found)
+        fields = _score_fields(found, output, state, self.copy_metadata)
+        if route == Route.UNSCORED:
+            return Score.unscored(**fields)
+        extra = self.verdict_metadata
+        extra = extra(state, target) if callable(extra) else extra or {}
+        fields["metadata"] = {**extra, **fields["metadata"]}
+        verdict = self._verdicts()[route]
+        return Score(value=_resolve(verdict, state, target), **fields)
+
+    def _verdicts(self) -> dict[Route, VerdictValue | None]:
+        return {
+            Route.NO_ANSWER: self.no_answer_verdict,
+            Route.REFUSAL_VERDICT: self.refusal_verdict,
+        }
+
+
+def _as_outputs(located: Located) -> list[ModelOutput]:
+    if isinstance(located, ModelOutput):
+        return [located]
+    if isinstance(located, Sequence):
+        return [output for output in located if isinstance(output, ModelOutput)]
+    return []
 
 
 def _ran_tools(state: TaskState) -> bool:

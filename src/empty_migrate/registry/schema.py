@@ -30,9 +30,42 @@ CodemodName = Literal[tuple(d.name for d in DECLARATIONS)]
 OutputLocation = Annotated[
     str,
     StringConstraints(
-        pattern=r"^(state\.output|last_assistant|none|(store|metadata):\w+)$"
+        pattern=r"^(state\.output|none|(last|first|every)_assistant"
+        r"|(store|metadata|completions):\w+(,\w+)*)$"
     ),
 ]
+"""Where the model under test's output is: ``state.output``; ``none`` (the
+scorer never reads it); the ``last``/``first`` assistant message or ``every``
+one (one answer per turn); ``store:KEY[,KEY...]`` or ``metadata:KEY[,KEY...]``
+(outputs a solver saved, one or a list per key); ``completions:KEY`` (a list of
+completion strings in metadata, such as forked generations)."""
+
+_MESSAGE_LOCATORS = {
+    "last_assistant": "last_assistant_output",
+    "first_assistant": "first_assistant_output",
+    "every_assistant": "assistant_outputs",
+}
+_KEYED_LOCATORS = {
+    "store": "store_output",
+    "metadata": "metadata_output",
+    "completions": "metadata_output",
+}
+
+
+def output_locator(output: str) -> tuple[str, list[str] | None] | None:
+    """The router locator for an output location: its name and key arguments.
+
+    None for ``state.output`` and ``none`` (the router's default); keys None
+    for a locator that is used by name rather than called.
+    """
+    if output in _MESSAGE_LOCATORS:
+        return _MESSAGE_LOCATORS[output], None
+    kind, _, keys = output.partition(":")
+    if kind in _KEYED_LOCATORS:
+        return _KEYED_LOCATORS[kind], keys.split(",")
+    return None
+
+
 Scalar = str | int | float | bool | None
 
 FILE_LINE = re.compile(r"[\w/.-]+\.(py|yaml):\d+")
@@ -130,6 +163,7 @@ class Settings(_Strict):
     refusal_verdict: Verdict = None
     no_answer_verdict: Verdict = None
     copy_metadata: bool | list[str] | None = None
+    verdict_metadata: Verdict = None
     output: OutputLocation | None = None
     judge: Judge | None = None
     overrides: list[Override] | None = None
@@ -214,6 +248,7 @@ class Resolved(_Strict):
     refusal_verdict: Verdict
     no_answer_verdict: Verdict
     copy_metadata: bool | list[str]
+    verdict_metadata: Verdict
     output: OutputLocation
     judge: Judge
     overrides: list[Override]
@@ -258,4 +293,5 @@ def resolve(
     values.setdefault("refusal_verdict", None)
     values.setdefault("no_answer_verdict", None)
     values.setdefault("copy_metadata", False)
+    values.setdefault("verdict_metadata", None)
     return Resolved(**values)

@@ -20,7 +20,7 @@ DEMO_SCORER = Construct(
     demo_scorer, "factory", "inspect_evals.demo", output_at="last_assistant"
 )
 
-# DEMO_SCORER: the last assistant message loses the signal of truncated,
+# DEMO_SCORER: the output read from last_assistant loses the signal of truncated,
 # refused_after_partial, filtered, overflow, no_output, so those are not tested here.
 
 METADATA = [

@@ -224,3 +224,149 @@ def test_a_verdict_expression_naming_an_undefined_helper_is_drift(
     )
     [found] = drift_lines(synthetic_registry, synthetic_repo)
     assert found.startswith("alpha: verdict unresolved: alpha_scorer: ")
+
+
+# -- following the output by data flow ----------------------------------------
+
+FLOW_SCORER = """
+from inspect_ai.scorer import Score, scorer
+
+from inspect_evals.alpha.grading import GradingFunction, grade_email
+from inspect_evals.utils import message_text
+
+
+@scorer(metrics=[])
+def flow_scorer(grading_module):
+    async def score(state, target):
+        model_response = state.output.completion
+        if not model_response:
+            return Score(value=0)
+        grader: GradingFunction = getattr(grading_module, "grade_email")
+        await grader({}, state.messages)
+        for message in state.messages:
+            text = message_text(message)
+            state.metadata["seen"] = text
+        return Score(value=1)
+
+    return score
+"""
+
+FLOW_GRADING = """
+from typing import Protocol
+
+from inspect_evals.alpha.judging import semantic_judge
+
+
+class GradingFunction(Protocol):
+    async def __call__(self, metadata, messages): ...
+
+
+def last_text(messages):
+    for message in messages[::-1]:
+        if message.role == "assistant":
+            return message.text
+    return ""
+
+
+async def grade_email(metadata, messages):
+    answer = last_text(messages)
+    return await semantic_judge("prompt", answer.strip())
+"""
+
+FLOW_JUDGING = """
+import re
+
+
+async def semantic_judge(prompt, message, **options):
+    if message in ["", {}, None]:
+        return "fail"
+    if not re.search("x", message):
+        return "fail"
+    return await judge_more(message, text=message)
+
+
+async def judge_more(message, **options):
+    return message
+"""
+
+
+def flow_repo(synthetic_repo):
+    write(
+        synthetic_repo / "src/inspect_evals",
+        {
+            "utils/__init__.py": "def message_text(m): ...\n",
+            "alpha/flow.py": FLOW_SCORER,
+            "alpha/grading.py": FLOW_GRADING,
+            "alpha/judging.py": FLOW_JUDGING,
+        },
+    )
+    return scan_repo(synthetic_repo)["alpha"]
+
+
+def test_a_helper_the_output_reaches_across_modules_is_found(synthetic_repo):
+    [helper] = flow_repo(synthetic_repo).helpers
+    assert str(helper) == (
+        "alpha/judging.py:6: semantic_judge: message in ['', {}, None] "
+        "(via flow_scorer -> grader(messages) -> semantic_judge(message))"
+    )
+    assert (helper.function, helper.kind, helper.in_scorer) == (
+        "semantic_judge",
+        "empty",
+        False,
+    )
+
+
+def test_the_output_is_followed_through_assignments_not_names(synthetic_repo):
+    scan = flow_repo(synthetic_repo)
+    assert [str(c) for c in scan.missed_by_name] == [
+        "alpha/flow.py:12: flow_scorer.score: not model_response (via flow_scorer)"
+    ]
+
+
+def test_tuples_attributes_and_stripping_carry_the_output(synthetic_repo):
+    code = (
+        "from inspect_ai.scorer import scorer\n"
+        "@scorer(metrics=[])\n"
+        "def beta_scorer():\n"
+        "    async def score(task_state, target):\n"
+        "        output, n = task_state.output, 1\n"
+        "        reply = output.message\n"
+        "        words = reply.text.lower()\n"
+        "        if words == '' or not output:\n"
+        "            return None\n"
+        "    return score\n"
+    )
+    write(synthetic_repo / "src/inspect_evals/alpha", {"beta.py": code})
+    [check] = scan_repo(synthetic_repo)["alpha"].missed_by_name
+    assert (check.line, check.check, check.kind) == (
+        8,
+        "words == '' or not output",
+        "empty",
+    )
+
+
+def test_places_the_output_is_not_followed_are_listed(synthetic_repo):
+    places = [str(f) for f in flow_repo(synthetic_repo).unfollowed]
+    assert places == [
+        "alpha/flow.py:17: message_text(message): passed to "
+        "inspect_evals.utils.message_text, outside the package",
+        "alpha/flow.py:18: state.metadata['seen'] = text: stored into state.metadata",
+        "alpha/judging.py:10: judge_more(message, text=message): "
+        "passed via *args/**kwargs into judge_more",
+    ]
+
+
+def test_an_unresolvable_call_is_listed(synthetic_repo):
+    code = (
+        "from inspect_ai.scorer import scorer\n"
+        "@scorer(metrics=[])\n"
+        "def gamma_scorer(inner):\n"
+        "    async def score(state, target):\n"
+        "        return await inner(state.output.completion)\n"
+        "    return score\n"
+    )
+    write(synthetic_repo / "src/inspect_evals/alpha", {"gamma.py": code})
+    assert [str(f) for f in scan_repo(synthetic_repo)["alpha"].unfollowed] == [
+        "alpha/gamma.py:5: inner(state.output.completion): a call the scan "
+        "cannot resolve (inner is a variable)"
+    ]

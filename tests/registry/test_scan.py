@@ -370,3 +370,38 @@ def test_an_unresolvable_call_is_listed(synthetic_repo):
         "alpha/gamma.py:5: inner(state.output.completion): a call the scan "
         "cannot resolve (inner is a variable)"
     ]
+
+
+HELPER_YAML = """\
+helpers:
+  - name: semantic_judge
+    file: alpha/judging.py
+    note: "returns fail on an empty judged text without a judge call"
+"""
+
+
+def test_an_unrecorded_helper_is_drift(synthetic_repo, synthetic_registry):
+    flow_repo(synthetic_repo)
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: new scorer: @scorer flow_scorer at alpha/flow.py:9: flow_scorer",
+        "alpha: unrecorded helper: alpha/judging.py:6: semantic_judge: message in "
+        "['', {}, None] (via flow_scorer -> grader(messages) -> "
+        "semantic_judge(message))",
+    ]
+
+
+def test_a_recorded_helper_is_not_drift_until_it_vanishes(
+    synthetic_repo, synthetic_registry
+):
+    flow_repo(synthetic_repo)
+    entry = synthetic_registry / "alpha.yaml"
+    entry.write_text(entry.read_text() + HELPER_YAML)
+    assert "unrecorded helper" not in " ".join(
+        drift_lines(synthetic_registry, synthetic_repo)
+    )
+    judging = synthetic_repo / "src/inspect_evals/alpha/judging.py"
+    judging.write_text(judging.read_text().replace('"", {}, None', "None"))
+    assert (
+        "alpha: helper vanished: semantic_judge (alpha/judging.py): the scan finds "
+        "no empty check on the output in it"
+    ) in drift_lines(synthetic_registry, synthetic_repo)

@@ -405,3 +405,24 @@ def test_a_recorded_helper_is_not_drift_until_it_vanishes(
         "alpha: helper vanished: semantic_judge (alpha/judging.py): the scan finds "
         "no empty check on the output in it"
     ) in drift_lines(synthetic_registry, synthetic_repo)
+
+
+def test_scan_prints_helpers_and_places_not_followed(
+    synthetic_repo, synthetic_registry, capsys
+):
+    import json
+
+    flow_repo(synthetic_repo)
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scan", *args]) == 1
+    out = capsys.readouterr().out
+    assert "alpha: helper (not recorded): alpha/judging.py:6: semantic_judge:" in out
+    assert "alpha: found by following the output: alpha/flow.py:12:" in out
+    assert "alpha: not followed: alpha/flow.py:17: message_text(message)" in out
+    assert main(["registry", "scan", "--format", "json", *args]) == 1
+    alpha = json.loads(capsys.readouterr().out)["evals"]["alpha"]
+    assert alpha["helpers"][0]["route"] == (
+        "flow_scorer -> grader(messages) -> semantic_judge(message)"
+    )
+    assert alpha["helpers"][0]["recorded"] is False
+    assert len(alpha["not_followed"]) == 3

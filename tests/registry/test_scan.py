@@ -426,3 +426,14 @@ def test_scan_prints_helpers_and_places_not_followed(
     )
     assert alpha["helpers"][0]["recorded"] is False
     assert len(alpha["not_followed"]) == 3
+
+
+def test_an_unrecorded_helper_does_not_stop_a_migration(
+    synthetic_repo, synthetic_registry
+):
+    from empty_migrate.registry.drift import eval_drift
+
+    scan = flow_repo(synthetic_repo)
+    registry = load_registry(synthetic_registry)
+    kinds = {d.kind for d in eval_drift(registry, "alpha", scan, synthetic_repo)}
+    assert "unrecorded helper" not in kinds

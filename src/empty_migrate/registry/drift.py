@@ -139,6 +139,7 @@ def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Dr
     ]
     for name in sorted(set(registry.evals) & set(scans)):
         found += list(eval_drift(registry, name, scans[name], repo))
+        found += list(helper_drift(registry.evals[name], name, scans[name]))
     return found
 
 
@@ -159,7 +160,6 @@ def eval_drift(
         if (where.text, where.file) not in registered:
             yield Drift(name, "new scorer", f"@scorer {where.text} at {where}")
     yield from _uncovered(name, entry, scan)
-    yield from _helper_drift(name, entry, scan)
     for task, where in scan.tasks.items():
         if task not in entry.tasks:
             yield Drift(name, "new task", f"@task {task} at {where.file}:{where.line}")
@@ -194,8 +194,14 @@ def recorded(entry: EvalEntry, check: FlowCheck) -> bool:
     )
 
 
-def _helper_drift(name: str, entry: EvalEntry, scan: EvalScan) -> Iterator[Drift]:
-    """Helpers holding a check the registry does not record, and stale records."""
+def helper_drift(entry: EvalEntry, name: str, scan: EvalScan) -> Iterator[Drift]:
+    """Helpers holding a check the registry does not record, and stale records.
+
+    Not part of `eval_drift`, which a migration checks before it rewrites an
+    eval: the codemods act on the registered scorers, tasks and findings, never
+    on a helper, so an unrecorded helper is registry work, not a reason to
+    leave the eval unmigrated.
+    """
     for check in scan.helpers:
         if not recorded(entry, check):
             yield Drift(name, "unrecorded helper", str(check))

@@ -8,7 +8,7 @@ from typing import Any
 
 from empty_migrate.corpus import CorpusError, resolve_target
 from empty_migrate.exit_codes import ExitCode
-from empty_migrate.registry.drift import drift, unresolved_references
+from empty_migrate.registry.drift import drift, recorded, unresolved_references
 from empty_migrate.registry.loader import (
     EVALS_DIR,
     Registry,
@@ -188,9 +188,9 @@ def _scan(registry: Registry, args: argparse.Namespace) -> int:
     scans = scan_repo(target.path)
     found = drift(registry, scans, target.path)
     if args.format == "json":
-        print(json.dumps(_scan_json(scans, found), indent=2))
+        print(json.dumps(_scan_json(registry, scans, found), indent=2))
     else:
-        _print_scan(scans, found, target.spec)
+        _print_scan(registry, scans, found, target.spec)
     return ExitCode.WORK_REMAINS if found else ExitCode.OK
 
 
@@ -206,7 +206,9 @@ def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _print_scan(scans: dict[str, Any], found: list[Any], spec: str) -> None:
+def _print_scan(
+    registry: Registry, scans: dict[str, Any], found: list[Any], spec: str
+) -> None:
     totals = {
         "evals": len(scans),
         "tasks": sum(len(s.tasks) for s in scans.values()),
@@ -215,14 +217,46 @@ def _print_scan(scans: dict[str, Any], found: list[Any], spec: str) -> None:
         "preset calls": sum(len(s.preset_calls) for s in scans.values()),
         "empty checks": sum(len(s.empty_checks) for s in scans.values()),
         "dead checks": sum(len(s.dead_checks) for s in scans.values()),
+        "helper checks": sum(len(s.helpers) for s in scans.values()),
+        "places not followed": sum(len(s.unfollowed) for s in scans.values()),
     }
     print(f"{spec}: " + ", ".join(f"{v} {k}" for k, v in totals.items()))
+    for name, scan in scans.items():
+        for line in _flow_lines(registry, name, scan):
+            print(f"{name}: {line}")
     for item in found:
         print(f"drift: {item}")
     print(f"{len(found)} drift(s)" if found else "no drift: the registry matches")
 
 
-def _scan_json(scans: dict[str, Any], found: list[Any]) -> dict[str, Any]:
+def _flow_lines(registry: Registry, name: str, scan: Any) -> list[str]:
+    """What following the model's output found in one eval, one line each."""
+    entry = registry.evals.get(name)
+    lines = [f"helper ({_recorded(entry, check)}): {check}" for check in scan.helpers]
+    lines += [f"found by following the output: {c}" for c in scan.missed_by_name]
+    return lines + [f"not followed: {place}" for place in scan.unfollowed]
+
+
+def _recorded(entry: EvalEntry | None, check: Any) -> str:
+    return "recorded" if entry and recorded(entry, check) else "not recorded"
+
+
+def _helper_json(registry: Registry, name: str, check: Any) -> dict[str, Any]:
+    entry = registry.evals.get(name)
+    return {
+        "file": check.file,
+        "line": check.line,
+        "function": check.function,
+        "check": check.check,
+        "kind": check.kind,
+        "route": " -> ".join(check.route),
+        "recorded": bool(entry and recorded(entry, check)),
+    }
+
+
+def _scan_json(
+    registry: Registry, scans: dict[str, Any], found: list[Any]
+) -> dict[str, Any]:
     def findings(items: Any) -> list[str]:
         return [str(item) for item in items]
 
@@ -239,6 +273,9 @@ def _scan_json(scans: dict[str, Any], found: list[Any]) -> dict[str, Any]:
                 "empty_checks": findings(s.empty_checks),
                 "dead_checks": findings(s.dead_checks),
                 "unparsable": findings(s.unparsable),
+                "helpers": [_helper_json(registry, name, c) for c in s.helpers],
+                "found_by_following_the_output": findings(s.missed_by_name),
+                "not_followed": findings(s.unfollowed),
             }
             for name, s in scans.items()
         },

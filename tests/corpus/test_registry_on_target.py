@@ -7,8 +7,9 @@ from git import Repo
 
 from empty_migrate.cli import main
 from empty_migrate.corpus import CorpusError, resolve_target
+from empty_migrate.registry.drift import helper_drift
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.registry.scan import eval_package_names
+from empty_migrate.registry.scan import eval_package_names, scan_eval
 
 pytestmark = pytest.mark.corpus
 
@@ -53,3 +54,33 @@ def test_registry_scan_finds_no_drift(inspect_evals_tree, capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert "7 preset calls" in out and "8 dead checks" in out
+
+
+def test_registry_scan_follows_the_output_into_helpers(inspect_evals_tree):
+    scans = {
+        name: scan_eval(inspect_evals_tree, name)
+        for name in ("agentharm", "cti_realm", "healthbench")
+    }
+    helpers = {
+        name: {(c.function, f"{c.file}:{c.line}") for c in scan.helpers}
+        for name, scan in scans.items()
+    }
+    assert helpers["agentharm"] == {
+        ("semantic_judge", "agentharm/benchmark/grading_utils.py:20"),
+        ("extract_first_text_message", "agentharm/benchmark/grading_utils.py:168"),
+        ("extract_last_text_message", "agentharm/benchmark/grading_utils.py:176"),
+    }
+    [judge] = [c for c in scans["agentharm"].helpers if c.function == "semantic_judge"]
+    assert " -> ".join(judge.route) == (
+        "combined_scorer -> grading_function(messages) -> semantic_judge(message)"
+    )
+    assert helpers["cti_realm"] == {("_score_sample", "cti_realm/core/scorer.py:388")}
+    assert "healthbench/scorer.py:674: healthbench_scorer._scorer.score: " + (
+        "not model_response (via _scorer)"
+    ) in [str(c) for c in scans["healthbench"].missed_by_name]
+    registry = load_registry()
+    assert not [
+        str(d)
+        for name, scan in scans.items()
+        for d in helper_drift(registry.evals[name], name, scan)
+    ]

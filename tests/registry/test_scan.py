@@ -224,3 +224,216 @@ def test_a_verdict_expression_naming_an_undefined_helper_is_drift(
     )
     [found] = drift_lines(synthetic_registry, synthetic_repo)
     assert found.startswith("alpha: verdict unresolved: alpha_scorer: ")
+
+
+# -- following the output by data flow ----------------------------------------
+
+FLOW_SCORER = """
+from inspect_ai.scorer import Score, scorer
+
+from inspect_evals.alpha.grading import GradingFunction, grade_email
+from inspect_evals.utils import message_text
+
+
+@scorer(metrics=[])
+def flow_scorer(grading_module):
+    async def score(state, target):
+        model_response = state.output.completion
+        if not model_response:
+            return Score(value=0)
+        grader: GradingFunction = getattr(grading_module, "grade_email")
+        await grader({}, state.messages)
+        for message in state.messages:
+            text = message_text(message)
+            state.metadata["seen"] = text
+        return Score(value=1)
+
+    return score
+"""
+
+FLOW_GRADING = """
+from typing import Protocol
+
+from inspect_evals.alpha.judging import semantic_judge
+
+
+class GradingFunction(Protocol):
+    async def __call__(self, metadata, messages): ...
+
+
+def last_text(messages):
+    for message in messages[::-1]:
+        if message.role == "assistant":
+            return message.text
+    return ""
+
+
+async def grade_email(metadata, messages):
+    answer = last_text(messages)
+    return await semantic_judge("prompt", answer.strip())
+"""
+
+FLOW_JUDGING = """
+import re
+
+
+async def semantic_judge(prompt, message, **options):
+    if message in ["", {}, None]:
+        return "fail"
+    if not re.search("x", message):
+        return "fail"
+    return await judge_more(message, text=message)
+
+
+async def judge_more(message, **options):
+    return message
+"""
+
+
+def flow_repo(synthetic_repo):
+    write(
+        synthetic_repo / "src/inspect_evals",
+        {
+            "utils/__init__.py": "def message_text(m): ...\n",
+            "alpha/flow.py": FLOW_SCORER,
+            "alpha/grading.py": FLOW_GRADING,
+            "alpha/judging.py": FLOW_JUDGING,
+        },
+    )
+    return scan_repo(synthetic_repo)["alpha"]
+
+
+def test_a_helper_the_output_reaches_across_modules_is_found(synthetic_repo):
+    [helper] = flow_repo(synthetic_repo).helpers
+    assert str(helper) == (
+        "alpha/judging.py:6: semantic_judge: message in ['', {}, None] "
+        "(via flow_scorer -> grader(messages) -> semantic_judge(message))"
+    )
+    assert (helper.function, helper.kind, helper.in_scorer) == (
+        "semantic_judge",
+        "empty",
+        False,
+    )
+
+
+def test_the_output_is_followed_through_assignments_not_names(synthetic_repo):
+    scan = flow_repo(synthetic_repo)
+    assert [str(c) for c in scan.missed_by_name] == [
+        "alpha/flow.py:12: flow_scorer.score: not model_response (via flow_scorer)"
+    ]
+
+
+def test_tuples_attributes_and_stripping_carry_the_output(synthetic_repo):
+    code = (
+        "from inspect_ai.scorer import scorer\n"
+        "@scorer(metrics=[])\n"
+        "def beta_scorer():\n"
+        "    async def score(task_state, target):\n"
+        "        output, n = task_state.output, 1\n"
+        "        reply = output.message\n"
+        "        words = reply.text.lower()\n"
+        "        if words == '' or not output:\n"
+        "            return None\n"
+        "    return score\n"
+    )
+    write(synthetic_repo / "src/inspect_evals/alpha", {"beta.py": code})
+    [check] = scan_repo(synthetic_repo)["alpha"].missed_by_name
+    assert (check.line, check.check, check.kind) == (
+        8,
+        "words == '' or not output",
+        "empty",
+    )
+
+
+def test_places_the_output_is_not_followed_are_listed(synthetic_repo):
+    places = [str(f) for f in flow_repo(synthetic_repo).unfollowed]
+    assert places == [
+        "alpha/flow.py:17: message_text(message): passed to "
+        "inspect_evals.utils.message_text, outside the package",
+        "alpha/flow.py:18: state.metadata['seen'] = text: stored into state.metadata",
+        "alpha/judging.py:10: judge_more(message, text=message): "
+        "passed via *args/**kwargs into judge_more",
+    ]
+
+
+def test_an_unresolvable_call_is_listed(synthetic_repo):
+    code = (
+        "from inspect_ai.scorer import scorer\n"
+        "@scorer(metrics=[])\n"
+        "def gamma_scorer(inner):\n"
+        "    async def score(state, target):\n"
+        "        return await inner(state.output.completion)\n"
+        "    return score\n"
+    )
+    write(synthetic_repo / "src/inspect_evals/alpha", {"gamma.py": code})
+    assert [str(f) for f in scan_repo(synthetic_repo)["alpha"].unfollowed] == [
+        "alpha/gamma.py:5: inner(state.output.completion): a call the scan "
+        "cannot resolve (inner is a variable)"
+    ]
+
+
+HELPER_YAML = """\
+helpers:
+  - name: semantic_judge
+    file: alpha/judging.py
+    note: "returns fail on an empty judged text without a judge call"
+"""
+
+
+def test_an_unrecorded_helper_is_drift(synthetic_repo, synthetic_registry):
+    flow_repo(synthetic_repo)
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: new scorer: @scorer flow_scorer at alpha/flow.py:9: flow_scorer",
+        "alpha: unrecorded helper: alpha/judging.py:6: semantic_judge: message in "
+        "['', {}, None] (via flow_scorer -> grader(messages) -> "
+        "semantic_judge(message))",
+    ]
+
+
+def test_a_recorded_helper_is_not_drift_until_it_vanishes(
+    synthetic_repo, synthetic_registry
+):
+    flow_repo(synthetic_repo)
+    entry = synthetic_registry / "alpha.yaml"
+    entry.write_text(entry.read_text() + HELPER_YAML)
+    assert "unrecorded helper" not in " ".join(
+        drift_lines(synthetic_registry, synthetic_repo)
+    )
+    judging = synthetic_repo / "src/inspect_evals/alpha/judging.py"
+    judging.write_text(judging.read_text().replace('"", {}, None', "None"))
+    assert (
+        "alpha: helper vanished: semantic_judge (alpha/judging.py): the scan finds "
+        "no empty check on the output in it"
+    ) in drift_lines(synthetic_registry, synthetic_repo)
+
+
+def test_scan_prints_helpers_and_places_not_followed(
+    synthetic_repo, synthetic_registry, capsys
+):
+    import json
+
+    flow_repo(synthetic_repo)
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scan", *args]) == 1
+    out = capsys.readouterr().out
+    assert "alpha: helper (not recorded): alpha/judging.py:6: semantic_judge:" in out
+    assert "alpha: found by following the output: alpha/flow.py:12:" in out
+    assert "alpha: not followed: alpha/flow.py:17: message_text(message)" in out
+    assert main(["registry", "scan", "--format", "json", *args]) == 1
+    alpha = json.loads(capsys.readouterr().out)["evals"]["alpha"]
+    assert alpha["helpers"][0]["route"] == (
+        "flow_scorer -> grader(messages) -> semantic_judge(message)"
+    )
+    assert alpha["helpers"][0]["recorded"] is False
+    assert len(alpha["not_followed"]) == 3
+
+
+def test_an_unrecorded_helper_does_not_stop_a_migration(
+    synthetic_repo, synthetic_registry
+):
+    from empty_migrate.registry.drift import eval_drift
+
+    scan = flow_repo(synthetic_repo)
+    registry = load_registry(synthetic_registry)
+    kinds = {d.kind for d in eval_drift(registry, "alpha", scan, synthetic_repo)}
+    assert "unrecorded helper" not in kinds

@@ -3,7 +3,8 @@
 Two questions: does every reference in the registry resolve to a real
 definition at the recorded file (``registry validate``), and has the target
 changed since the registry was written (``registry scan``: evals missing from
-the registry, scorers that moved or vanished, new scorers and tasks)?
+the registry, scorers that moved or vanished, new scorers and tasks, helpers
+holding an empty check on the output that the registry does not record)?
 """
 
 import ast
@@ -14,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from empty_migrate import codemod_declarations
+from empty_migrate.registry.flow import FlowCheck
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
-from empty_migrate.registry.schema import VerdictExpression, resolve
+from empty_migrate.registry.schema import EvalEntry, VerdictExpression, resolve
 from empty_migrate.syntax import definition_names, local_name
 
 
@@ -50,6 +52,10 @@ def unresolved_references(
             problem = problem or _verdict_problem(entry, scorer, repo)
             if problem:
                 yield f"{source}: scorers[{i}] {scorer.name}: {problem}"
+        for i, helper in enumerate(entry.helpers):
+            last = helper.name.rsplit(".", 1)[-1]
+            if problem := _reference_problem(last, helper.file, scan, repo):
+                yield f"{source}: helpers[{i}] {helper.name}: {problem}"
 
 
 def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str | None:
@@ -133,6 +139,7 @@ def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Dr
     ]
     for name in sorted(set(registry.evals) & set(scans)):
         found += list(eval_drift(registry, name, scans[name], repo))
+        found += list(helper_drift(registry.evals[name], name, scans[name]))
     return found
 
 
@@ -170,6 +177,40 @@ def _uncovered(name: str, entry: Any, scan: EvalScan) -> Iterator[Drift]:
         if findings and declaration.name not in entry.codemods:
             places = ", ".join(f"{f.file}:{f.line}" for f in findings)
             yield Drift(name, f"not covered by {declaration.name}", places)
+
+
+def recorded(entry: EvalEntry, check: FlowCheck) -> bool:
+    """Whether the registry records the function holding a check.
+
+    As a helper, or as a scorer construct the function is or is nested in
+    (healthbench's ``healthbench_scorer`` holds its ``_scorer``).
+    """
+    if any((h.name, h.file) == (check.function, check.file) for h in entry.helpers):
+        return True
+    return any(
+        scorer.file == check.file
+        and (check.function + ".").startswith(scorer.name + ".")
+        for scorer in entry.scorers
+    )
+
+
+def helper_drift(entry: EvalEntry, name: str, scan: EvalScan) -> Iterator[Drift]:
+    """Helpers holding a check the registry does not record, and stale records.
+
+    Not part of `eval_drift`, which a migration checks before it rewrites an
+    eval: the codemods act on the registered scorers, tasks and findings, never
+    on a helper, so an unrecorded helper is registry work, not a reason to
+    leave the eval unmigrated.
+    """
+    for check in scan.helpers:
+        if not recorded(entry, check):
+            yield Drift(name, "unrecorded helper", str(check))
+    found = {(check.function, check.file) for check in scan.helpers}
+    for helper in entry.helpers:
+        if (helper.name, helper.file) not in found:
+            detail = "the scan finds no empty check on the output in it"
+            where = f"{helper.name} ({helper.file})"
+            yield Drift(name, "helper vanished", f"{where}: {detail}")
 
 
 def _summary(scan: EvalScan) -> str:

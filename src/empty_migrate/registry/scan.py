@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from empty_migrate.registry.findings import Finding
+from empty_migrate.registry.flow import FlowCheck, follow_output
 from empty_migrate.syntax import (
     decorator_kinds,
     imports_from,
@@ -45,18 +47,6 @@ _WORTH_PARSING = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One place in the code: ``file`` is relative to ``src/inspect_evals``."""
-
-    file: str
-    line: int
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.text}"
-
-
 @dataclass
 class EvalScan:
     """What one eval package holds."""
@@ -70,6 +60,23 @@ class EvalScan:
     empty_checks: list[Finding] = field(default_factory=list)
     dead_checks: list[Finding] = field(default_factory=list)
     unparsable: list[Finding] = field(default_factory=list)
+    flow_checks: list[FlowCheck] = field(default_factory=list)
+    unfollowed: list[Finding] = field(default_factory=list)
+
+    @property
+    def helpers(self) -> list[FlowCheck]:
+        """Empty checks on the output in plain functions a scorer passes it to."""
+        return [check for check in self.flow_checks if not check.in_scorer]
+
+    @property
+    def missed_by_name(self) -> list[FlowCheck]:
+        """Checks in scorers that only following the output finds (not by name)."""
+        named = {(f.file, f.line) for f in [*self.empty_checks, *self.dead_checks]}
+        return [
+            check
+            for check in self.flow_checks
+            if check.in_scorer and (check.file, check.line) not in named
+        ]
 
     def definitions(self) -> dict[str, list[Finding]]:
         """Every ``@task`` and ``@scorer`` name, with where it is defined."""
@@ -109,6 +116,8 @@ def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue
         _ModuleScanner(relative, result).scan(tree)
+    report = follow_output(workspace, name)
+    result.flow_checks, result.unfollowed = report.checks, report.unfollowed
     return result
 
 

@@ -199,6 +199,22 @@ class ScorerEntry(Settings):
         return "inspect_evals." + self.file.removesuffix(".py").replace("/", ".")
 
 
+class HelperEntry(_Strict):
+    """A plain function, not a registered scorer, holding an empty check on the output.
+
+    ``registry scan`` follows the model's output from each ``@scorer`` into
+    the functions it is passed to and reports each such function; an
+    unrecorded one is drift. ``name`` is the function's qualified name in
+    ``file`` (``RefusalJudge.check`` for a method), ``file`` is relative to
+    ``src/inspect_evals``. ``note`` says what the check does and why it is or
+    is not rewritten.
+    """
+
+    name: Annotated[str, StringConstraints(pattern=r"^\w+(\.\w+)*$")]
+    file: Annotated[str, StringConstraints(pattern=r"^[\w/.-]+\.py$")]
+    note: Annotated[str, StringConstraints(min_length=10)]
+
+
 class TextEdit(_Strict):
     """Replace `old`, which must occur exactly once, with `new`."""
 
@@ -235,6 +251,7 @@ class EvalEntry(Settings):
     codemods_reason: str | None = None
     tasks: dict[str, TaskEntry] = Field(default_factory=dict)
     scorers: list[ScorerEntry] = Field(default_factory=list)
+    helpers: list[HelperEntry] = Field(default_factory=list)
     test_updates: list[TestUpdate] = Field(default_factory=list)
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from empty_migrate import syntax
+from empty_migrate.comment_review import ReviewNote
 from empty_migrate.migrate import RunResult, is_shared
 from empty_migrate.runner import EvalResult, FileResult
 
@@ -70,6 +71,15 @@ class Branch:
         """The paths it changes, its own first, then the shared ones."""
         own = sorted(p for p in self.files if p not in self.shared)
         return own + sorted(self.shared)
+
+    def review(self) -> list[tuple[str, ReviewNote]]:
+        """(path, note) of each comment on code its evals' migration changed."""
+        return [
+            (path, note)
+            for result in self.results
+            for path, note in result.review
+            if path in self.files
+        ]
 
 
 def plan_branches(run: RunResult, base: Path) -> list[Branch]:

@@ -191,6 +191,7 @@ def _campaign(
         )
         return ExitCode.INTERRUPTED
     _print_pr_commands(planned.deliveries, outcomes, base)
+    _print_review(planned.deliveries, outcomes)
     return _summary(outcomes, planned.failed, len(planned.deliveries))
 
 
@@ -224,6 +225,8 @@ def _print_plan(git: "GitRepo", deliveries: list["Delivery"], base: str) -> None
             print(f"  {path}{'  (shared)' if path in branch.shared else ''}")
         if branch.note:
             print(f"  note: {branch.note}")
+        for path, review in branch.review():
+            print(f"  review: {review.describe(path)}")
     print(
         f"{len(deliveries)} branch(es) from {base}; nothing was created",
         file=sys.stderr,
@@ -256,6 +259,15 @@ def _print_pr_commands(
             "--body-file", str(outcome.pr),
         ]  # fmt: skip
         print(shlex.join(command))
+
+
+def _print_review(deliveries: list["Delivery"], outcomes: list["Outcome"]) -> None:
+    """On stderr, each delivered branch's comments to review (its PR lists them)."""
+    delivered = {o.branch for o in outcomes if o.action in DELIVERED}
+    for delivery in deliveries:
+        if delivery.branch.name in delivered:
+            for path, review in delivery.branch.review():
+                note(f"{delivery.branch.name}: review: {review.describe(path)}")
 
 
 def _summary(outcomes: list["Outcome"], failed: dict[str, str], total: int) -> int:

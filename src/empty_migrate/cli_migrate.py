@@ -329,6 +329,8 @@ def _print_summary(run: RunResult, stream: TextIO, writes: bool) -> None:
                 print(f"  {change}", file=stream)
             for test in result.tests_updated:
                 print(f"  updated test {test}", file=stream)
+            for path, note in result.review:
+                print(f"  review: {note.describe(path)}", file=stream)
     verb = "changed" if writes else "would change"
     counts = ", ".join(
         f"{run.count(s)} {s}" for s in ("rewritten", "unchanged", "skipped", "failed")
@@ -352,6 +354,7 @@ def _as_json(run: RunResult) -> dict[str, Any]:
                         "status": f.status,
                         "codemods": list(f.codemods),
                         "reason": f.reason,
+                        "review": [note.as_json() for note in f.review],
                     }
                     for f in result.files
                 ],

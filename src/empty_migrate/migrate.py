@@ -13,6 +13,7 @@ from pathlib import Path
 
 from empty_migrate.codemods import CODEMODS
 from empty_migrate.codemods.base import Codemod, EvalTarget
+from empty_migrate.comment_review import follow
 from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, scan_eval
@@ -278,7 +279,7 @@ def _settle_shared_files(run: RunResult) -> None:
             elif file.status == "rewritten" and file.path in final:
                 if final[file.path] != file.after:
                     raise RuntimeError(f"conflicting rewrites of {file.path}")
-                file = replace(file, status="unchanged", before=file.after)
+                file = replace(file, status="unchanged", before=file.after, review=())
             elif file.status == "unchanged" and file.path in orphaned:
                 first = orphaned.pop(file.path)
                 if first.before != file.after and result.status != "failed":
@@ -333,7 +334,9 @@ def _fail(result: EvalResult, reason: str) -> None:
     """Mark an eval failed, leaving every file it rewrote as it was."""
     result.reason = reason
     result.files = [
-        replace(f, status="failed", after=f.before, reason=f.reason or reason)
+        replace(
+            f, status="failed", after=f.before, reason=f.reason or reason, review=()
+        )
         if f.status in ("rewritten", "failed")
         else f
         for f in result.files
@@ -348,8 +351,10 @@ def _formatted(file: FileResult, formatted: dict[str, str]) -> FileResult:
         compile(text, file.path, "exec")
     except SyntaxError as error:
         reason = f"does not compile after formatting: {error}"
-        return replace(file, status="failed", after=file.before, reason=reason)
-    return replace(file, after=text)
+        return replace(
+            file, status="failed", after=file.before, reason=reason, review=()
+        )
+    return replace(file, after=text, review=follow(file.review, file.after, text))
 
 
 def _migrate_one(

@@ -292,6 +292,7 @@ def _description(
         lines += [f"- {line}" for line in change.result.scoring]
         parts.append("\n".join(lines))
     parts.append(_behaviour(branch, behaviour))
+    parts.append(_comments_to_review(branch))
     parts.append(_versions(changes))
     parts.append(_tests(branch, changes))
     files = "\n".join(f"- `{path}`" for path in branch.changed_files())
@@ -345,6 +346,26 @@ def _behaviour(branch: Branch, behaviour: Sequence[Behaviour] | None) -> str:
         if line.not_run is not None
     ]
     return "\n\n".join(parts)
+
+
+def _comments_to_review(branch: Branch) -> str:
+    notes = branch.review()
+    if not notes:
+        return ""
+    lines = [
+        "### Comments to review",
+        "",
+        "The migration changed the code under these comments, so they may no "
+        "longer be true. empty-migrate never rewrites prose: keep or edit each one.",
+        "",
+    ]
+    for path, note in notes:
+        where = "on" if note.trailing else "above"
+        names = ", ".join(f"`{name}`" for name in note.codemods)
+        lines.append(f"- `{path}:{note.line}`, {where} code changed by {names}:")
+        lines += ["", "  ```python", *(f"  {c}" for c in note.comment.splitlines())]
+        lines += ["  ```", ""]
+    return "\n".join(lines).rstrip()
 
 
 def _faults() -> str:

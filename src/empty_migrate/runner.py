@@ -23,6 +23,7 @@ import libcst as cst
 
 from empty_migrate.codemods._changelog_text import scoring_changes
 from empty_migrate.codemods.base import Codemod, EvalTarget, Skip
+from empty_migrate.comment_review import CommentReview, ReviewNote
 from empty_migrate.ruff_tool import Ruff, ruff_for
 from empty_migrate.workspace import Workspace
 
@@ -41,6 +42,8 @@ class FileResult:
     after: str
     codemods: tuple[str, ...] = ()
     reason: str | None = None
+    review: tuple[ReviewNote, ...] = ()
+    """Comments on code the codemods changed, at their lines in ``after``."""
 
     def diff(self) -> str:
         """A unified diff that ``git apply`` accepts (empty when unchanged)."""
@@ -83,6 +86,16 @@ class EvalResult:
     reason: str | None = None
     scoring: list[str] = field(default_factory=list)
     tests_updated: list[str] = field(default_factory=list)
+
+    @property
+    def review(self) -> list[tuple[str, ReviewNote]]:
+        """(path, note) of each comment on changed code in its rewritten files."""
+        return [
+            (f.path, note)
+            for f in self.files
+            if f.status == "rewritten"
+            for note in f.review
+        ]
 
     @property
     def status(self) -> Status:
@@ -212,14 +225,19 @@ def run_file(
         The `FileResult`; ``after`` equals ``before`` unless rewritten.
     """
     current, applied = text, []
+    review = CommentReview(text) if path.endswith(".py") else None
     try:
         for codemod in codemods:
             rewritten = codemod.transform(current, path, target)
             if rewritten != current:
                 applied.append(codemod.name)
                 current = rewritten
+                if review is not None:
+                    review.rewritten(current, codemod.name)
         if current != text and path.endswith(".py"):
             current = _checked_python(current, path, formatter)
+            if review is not None:
+                review.rewritten(current, None)
     except Skip as skip:
         return FileResult(path, "skipped", text, text, tuple(applied), str(skip))
     except cst.ParserSyntaxError as error:
@@ -228,8 +246,10 @@ def run_file(
     except Exception as error:  # a codemod bug must not stop the other evals
         reason = f"{type(error).__name__}: {error}"
         return FileResult(path, "failed", text, text, tuple(applied), reason)
-    status: Status = "rewritten" if current != text else "unchanged"
-    return FileResult(path, status, text, current, tuple(applied))
+    if current == text:
+        return FileResult(path, "unchanged", text, current, tuple(applied))
+    notes = review.notes() if review else ()
+    return FileResult(path, "rewritten", text, current, tuple(applied), None, notes)
 
 
 def _checked_python(text: str, path: str, formatter: Formatter | None) -> str:
@@ -289,6 +309,7 @@ def migrate_eval(
                 status="skipped",
                 after=f.before,
                 reason="eval skipped: " + result.reason,
+                review=(),
             )
             for f in result.files
             if f.status != "unchanged" or f in blocked

@@ -1,0 +1,302 @@
+"""Comments that sit on code a codemod changed: notes for a maintainer to review.
+
+A comment describes the code under it (a comment on its own line) or on its
+line (a trailing comment). When a codemod changes that code, the comment may
+no longer be true: "an empty response answers nothing, so it is incorrect"
+above a call that now scores ``NOANSWER``. The tool never rewrites prose; it
+reports each such comment with the codemods that changed the code, and the
+maintainer decides.
+
+One rule, from the diff, for every codemod: the comments of the text before
+and after a rewrite are matched in order by their text (`difflib`). A comment
+only the text after has was written by a codemod and is never flagged. A
+matched comment is flagged when the code it is attached to differs, as `ast`
+sees it, so formatting and comments do not count. A comment is attached to:
+
+- on its own line, the outermost node (statement, argument, keyword...) that
+  starts on the next code line at the comment's column, with only comment
+  lines between (a blank line, or another column, attaches it to nothing);
+- trailing, the outermost node that starts and ends on its line, else the
+  innermost statement around the line.
+
+A block (``if``, ``for``, ``try``...) is compared whole; a function or class
+by its header (decorators, signature, bases): a comment above ``def score`` is
+not flagged for a change deep inside, the comments next to that change are.
+Within a statement, a part that starts a line of its own (an argument of a
+call laid out one per line) is left out: ``# define task`` above ``return
+Task(`` is not flagged when only ``scorer=``, on its own line, changed. An
+import is never the code a comment is flagged for (dropping an imported name
+changes no behaviour), and a pragma (``# noqa``, ``# type: ignore``) is not
+prose.
+"""
+
+import ast
+import copy
+import difflib
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+
+__all__ = ["CommentReview", "ReviewNote", "follow"]
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+"""The line ends `ast` and `tokenize` count (``str.splitlines`` counts more)."""
+_PRAGMA = re.compile(r"#\s*(noqa|type:|pragma|fmt:|pyright:|mypy:|ruff:|isort:)")
+_HEADERS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_IMPORTS = (ast.Import, ast.ImportFrom, ast.alias)
+
+
+@dataclass(frozen=True)
+class ReviewNote:
+    """A comment on code the migration changed, for a person to check.
+
+    Attributes:
+        line: The comment's first line in the file's text after the migration.
+        comment: The comment's lines (a block of own-line comments is one note).
+        codemods: The codemods that changed the code it is attached to.
+        trailing: True for a comment at the end of a line of code.
+    """
+
+    line: int
+    comment: str
+    codemods: tuple[str, ...]
+    trailing: bool = False
+
+    def describe(self, path: str) -> str:
+        """One line: ``path:line: comment above changed code (codemod): "# ..."``."""
+        where = "on" if self.trailing else "above"
+        text = " ".join(line.strip() for line in self.comment.splitlines())
+        return (
+            f"{path}:{self.line}: comment {where} changed code "
+            f'({", ".join(self.codemods)}): "{text}"'
+        )
+
+    def as_json(self) -> dict[str, object]:
+        """The note as JSON data."""
+        return {
+            "line": self.line,
+            "comment": self.comment,
+            "codemods": list(self.codemods),
+            "trailing": self.trailing,
+        }
+
+
+@dataclass(frozen=True)
+class _Comment:
+    line: int
+    column: int
+    text: str
+    own_line: bool
+
+
+@dataclass
+class _Module:
+    """One text's comments, and the code each is attached to."""
+
+    comments: list[_Comment]
+    tree: ast.Module
+    _starts: dict[tuple[int, int], ast.AST] = field(default_factory=dict)
+    _one_line: dict[int, ast.AST] = field(default_factory=dict)
+    _statements: list[ast.stmt] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, text: str) -> "_Module | None":
+        """The module's analysis; None if it does not tokenize or parse."""
+        try:
+            tree = ast.parse(text)
+            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        except (SyntaxError, tokenize.TokenError, ValueError):
+            return None
+        comments = [
+            _Comment(
+                token.start[0],
+                token.start[1],
+                token.string.rstrip(),
+                not token.line[: token.start[1]].strip(),
+            )
+            for token in tokens
+            if token.type == tokenize.COMMENT
+        ]
+        module = cls(comments, tree, lines=_NEWLINE.split(text))
+        module._index()
+        return module
+
+    def _index(self) -> None:
+        for node in ast.walk(self.tree):  # breadth first: outer nodes first
+            if not hasattr(node, "lineno") or node is self.tree:
+                continue
+            line = node.lineno
+            if isinstance(node, _HEADERS) and node.decorator_list:
+                line = node.decorator_list[0].lineno
+            self._starts.setdefault((line, node.col_offset), node)
+            if node.lineno == node.end_lineno:
+                self._one_line.setdefault(node.lineno, node)
+            if isinstance(node, ast.stmt):
+                self._statements.append(node)
+
+    def subject(self, comment: _Comment) -> ast.AST | None:
+        """The code `comment` is attached to, if any."""
+        if not comment.own_line:
+            return self._one_line.get(comment.line) or self._around(comment.line)
+        for number in range(comment.line + 1, len(self.lines) + 1):
+            code = self.lines[number - 1].strip()
+            if not code:
+                return None
+            if not code.startswith("#"):
+                return self._starts.get((number, comment.column))
+        return None
+
+    def _around(self, line: int) -> ast.stmt | None:
+        spans = [s for s in self._statements if s.lineno <= line <= (s.end_lineno or 0)]
+        return min(spans, key=lambda s: (s.end_lineno or 0) - s.lineno, default=None)
+
+
+def _code(node: ast.AST, lines: list[str]) -> str:
+    """What the code under a comment does, as `ast` sees it.
+
+    A block (``if``, ``for``, ``with``, ``try``...) is compared whole; a
+    definition by its header. Within a statement or an expression, a part
+    that starts a line of its own (an argument of a call laid out one per
+    line) is left out: a comment above ``return Task(`` is about the call, and
+    a comment about ``scorer=...`` sits above that line.
+    """
+    if isinstance(node, ast.stmt) and hasattr(node, "body"):
+        if not isinstance(node, _HEADERS):
+            return ast.dump(node)
+        node = copy.copy(node)
+        node.body = []  # type: ignore[attr-defined]
+    return ast.dump(_Outline(node, lines).visit(copy.deepcopy(node)))
+
+
+class _Outline(ast.NodeTransformer):
+    """Replaces each part of a node that starts a later line by a placeholder."""
+
+    def __init__(self, root: ast.AST, lines: list[str]) -> None:
+        self.first = min(
+            [root.lineno]  # type: ignore[attr-defined]
+            + [d.lineno for d in getattr(root, "decorator_list", [])]
+        )
+        self.lines = lines
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        line = getattr(node, "lineno", None)
+        if line is not None and line > self.first:
+            start = node.col_offset  # type: ignore[attr-defined]  # in UTF-8 bytes
+            before = self.lines[line - 1].encode("utf-8")[:start]
+            if not before.strip():
+                return ast.Constant("...")
+        return self.generic_visit(node)
+
+
+def _pairs(old: list[_Comment], new: list[_Comment]) -> list[tuple[int, int]]:
+    """Indices of the same comment before and after, matched in order by text."""
+    matcher = difflib.SequenceMatcher(
+        None, [c.text for c in old], [c.text for c in new], autojunk=False
+    )
+    return [
+        (block.a + k, block.b + k)
+        for block in matcher.get_matching_blocks()
+        for k in range(block.size)
+    ]
+
+
+def _changed(old: _Module, before: _Comment, new: _Module, after: _Comment) -> bool:
+    """Whether the code `before` was attached to is not what `after` is on now."""
+    if _PRAGMA.match(before.text):
+        return False
+    was, now = old.subject(before), new.subject(after)
+    if was is None or isinstance(was, _IMPORTS) or isinstance(now, _IMPORTS):
+        return False
+    return now is None or _code(was, old.lines) != _code(now, new.lines)
+
+
+class CommentReview:
+    """Follows one Python file's comments through the codemods that rewrite it.
+
+    Give it the file's text, then each rewrite in order (`rewritten`); `notes`
+    are then the comments of the last text whose code some rewrite changed.
+    A text that does not parse stops the review: it has no notes.
+    """
+
+    def __init__(self, text: str) -> None:
+        self._module = _Module.of(text)
+        self._flags: dict[int, tuple[str, ...]] = {}
+        """Comment index in the current text -> the codemods that changed its code."""
+        self._written: set[int] = set()
+        """Comments a codemod wrote, which are never flagged."""
+
+    def rewritten(self, text: str, codemod: str | None) -> None:
+        """Take the next text; `codemod` made it (None: only formatted)."""
+        old, new = self._module, _Module.of(text)
+        self._module = new
+        if old is None or new is None:
+            self._flags, self._written = {}, set()
+            return
+        flags: dict[int, tuple[str, ...]] = {}
+        written = set(range(len(new.comments)))
+        for i, j in _pairs(old.comments, new.comments):
+            written.discard(j)
+            if i in self._written:
+                written.add(j)
+                continue
+            names = self._flags.get(i, ())
+            if codemod and codemod not in names:
+                if _changed(old, old.comments[i], new, new.comments[j]):
+                    names = (*names, codemod)
+            if names:
+                flags[j] = names
+        self._flags, self._written = flags, written
+
+    def notes(self) -> tuple[ReviewNote, ...]:
+        """The flagged comments of the current text; a block of lines is one note."""
+        if self._module is None:
+            return ()
+        comments = self._module.comments
+        notes: list[ReviewNote] = []
+        previous: _Comment | None = None
+        for index in sorted(self._flags):
+            comment, names = comments[index], self._flags[index]
+            if (
+                notes
+                and previous is not None
+                and comment.own_line
+                and previous.own_line
+                and comment.line == previous.line + 1
+                and comment.column == previous.column
+            ):
+                last = notes[-1]
+                merged = tuple(dict.fromkeys((*last.codemods, *names)))
+                notes[-1] = ReviewNote(
+                    last.line, f"{last.comment}\n{comment.text}", merged
+                )
+            else:
+                notes.append(
+                    ReviewNote(comment.line, comment.text, names, not comment.own_line)
+                )
+            previous = comment
+        return tuple(notes)
+
+
+def follow(
+    notes: tuple[ReviewNote, ...], before: str, after: str
+) -> tuple[ReviewNote, ...]:
+    """The notes on `before` moved to their lines in `after` (formatted, say).
+
+    A note whose comment `after` no longer has is dropped.
+    """
+    if not notes:
+        return ()
+    old, new = _Module.of(before), _Module.of(after)
+    if old is None or new is None:
+        return ()
+    moved = {
+        old.comments[i].line: new.comments[j].line
+        for i, j in _pairs(old.comments, new.comments)
+    }
+    return tuple(
+        ReviewNote(moved[note.line], note.comment, note.codemods, note.trailing)
+        for note in notes
+        if note.line in moved
+    )

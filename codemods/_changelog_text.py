@@ -18,6 +18,7 @@ from empty_migrate.codemod_declarations import declared
 from empty_migrate.codemods._router_call import ROUTER_FUNCTION, SCORE_CONSTANTS
 from empty_migrate.codemods.base import EvalTarget
 from empty_migrate.codemods.bump_task_version import ROUTER_REFERENCE
+from empty_migrate.output_locations import observable
 from empty_migrate.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.registry.schema import Resolved, VerdictExpression, resolve
 
@@ -219,7 +220,7 @@ def _routes(settings: Resolved) -> dict[Outcome, Route]:
     return {
         outcome: route_for(settings.category, outcome, overrides)
         for outcome in Outcome
-        if outcome != Outcome.ANSWERED
+        if outcome != Outcome.ANSWERED and observable(outcome, settings.output)
     }
 
 

@@ -29,6 +29,7 @@ from empty_migrate.codemods._imports import NeededImports
 from empty_migrate.codemods._router_call import value
 from empty_migrate.codemods.base import Codemod, EvalTarget
 from empty_migrate.codemods.install_router import _ruff_clean, _source
+from empty_migrate.output_locations import observable
 from empty_migrate.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.registry.schema import Resolved, ScorerEntry, VerdictExpression
 from empty_migrate.syntax import local_name, scope_bindings
@@ -130,7 +131,7 @@ class _Plan:
         for outcome in Outcome:
             if outcome is Outcome.ANSWERED:
                 continue
-            if not _survives(outcome, settings.output):
+            if not observable(outcome, settings.output):
                 lost = f"{constant}: the output read from {settings.output}"
                 self.lost.setdefault(lost, []).append(str(outcome))
                 continue
@@ -252,34 +253,6 @@ class _Plan:
                 *tests,
             ]
         )
-
-
-def _survives(outcome: Outcome, output_at: str) -> bool:
-    """Whether the eval's output locator still sees the fixture as `outcome`.
-
-    An assistant message drops the stop reason (length, filter, overflow), and
-    a completion kept as text drops everything but the words.
-    """
-    if output_at in ("state.output", "none"):
-        return True
-    return _seen_through(outcome, output_at) == outcome
-
-
-@cache
-def _seen_through(outcome: Outcome, output_at: str) -> str | None:
-    # imported here: only an eval that keeps its output elsewhere needs them
-    from empty_migrate import probe
-    from empty_migrate.audit_log import locator
-    from empty_migrate.router import Located, ModelOutput, classify_outputs
-    from empty_migrate.testing.provider_outputs import (
-        OUTCOME_EXAMPLES,
-        provider_output,
-    )
-
-    output = provider_output(OUTCOME_EXAMPLES[outcome]).output
-    found: Located = locator(output_at)(probe.task_state(output, output_at=output_at))
-    outputs = [found] if isinstance(found, ModelOutput) else list(found or [])
-    return str(classify_outputs(outputs).outcome) if outputs else None
 
 
 def _param(*values: str, id: str) -> str:

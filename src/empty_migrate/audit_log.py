@@ -29,8 +29,8 @@ from inspect_ai.model import ChatMessageTool, ModelName, ModelOutput
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
 from inspect_ai.solver import TaskState
 
-from empty_migrate import router
 from empty_migrate.log_outcomes import SampleOutcome, classify_sample, read_log
+from empty_migrate.output_locations import locator
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.loader import Registry, load_registry
 from empty_migrate.registry.schema import (
@@ -38,14 +38,11 @@ from empty_migrate.registry.schema import (
     Resolved,
     ScorerEntry,
     VerdictExpression,
-    output_locator,
     resolve,
 )
 from empty_migrate.router import (
     NonAnswerError,
-    OutputLocator,
     route_empty_responses,
-    state_output,
 )
 
 
@@ -301,15 +298,6 @@ def _task_state(log: EvalLog, sample: EvalSample) -> TaskState:
         metadata=sample.metadata,
         store=sample.store,
     )
-
-
-def locator(output: str) -> OutputLocator:
-    """The router's output locator for a registry ``output`` location."""
-    if (found := output_locator(output)) is None:
-        return state_output
-    function, keys = found
-    named = getattr(router, function)
-    return named if keys is None else named(*keys)
 
 
 class _VerdictNeedsCode(Exception):

@@ -1,0 +1,57 @@
+"""Where an eval keeps the model's output, and what the router can see there.
+
+A registry ``output`` location (``state.output``, an assistant message, a store
+or metadata key) names one of the router's locators. Some locations keep less
+than the provider gave: an assistant message drops the stop reason, and a
+completion kept as text drops everything but the words. `observable` says
+which outcome classes still reach the router through a location, so the tests
+and the changelog the migration writes claim only what the eval can see.
+"""
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from empty_migrate.policy import Outcome
+from empty_migrate.registry.schema import output_locator
+
+
+def locator(output: str) -> Callable[[Any], Any]:
+    """The router's `OutputLocator` for a registry ``output`` location."""
+    # imported here: inspect_ai is slow to import, and the codemods that ask
+    # only `observable` of ``state.output`` evals never need it
+    from empty_migrate import router
+
+    if (found := output_locator(output)) is None:
+        return router.state_output
+    function, keys = found
+    named = getattr(router, function)
+    return named if keys is None else named(*keys)
+
+
+def observable(outcome: Outcome, output: str) -> bool:
+    """Whether the router still sees `outcome` where the eval keeps its output.
+
+    Decided by placing the outcome's provider fixture where the eval keeps it
+    (`probe.task_state`) and classifying what the locator finds there.
+    """
+    if output in ("state.output", "none"):
+        return True
+    return _seen_through(outcome, output) == outcome
+
+
+@cache
+def _seen_through(outcome: Outcome, output: str) -> Outcome | None:
+    from inspect_ai.model import ModelOutput
+
+    from empty_migrate import probe
+    from empty_migrate.router import classify_outputs
+    from empty_migrate.testing.provider_outputs import (
+        OUTCOME_EXAMPLES,
+        provider_output,
+    )
+
+    fixture = provider_output(OUTCOME_EXAMPLES[outcome]).output
+    found = locator(output)(probe.task_state(fixture, output_at=output))
+    outputs = [found] if isinstance(found, ModelOutput) else list(found or [])
+    return classify_outputs(outputs).outcome if outputs else None

@@ -82,5 +82,5 @@ def test_registry_scan_follows_the_output_into_helpers(inspect_evals_tree):
     assert not [
         str(d)
         for name, scan in scans.items()
-        for d in helper_drift(registry.evals[name], name, scan)
+        for d in helper_drift(registry.evals[name], name, scan, inspect_evals_tree)
     ]

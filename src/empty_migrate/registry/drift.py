@@ -139,7 +139,7 @@ def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Dr
     ]
     for name in sorted(set(registry.evals) & set(scans)):
         found += list(eval_drift(registry, name, scans[name], repo))
-        found += list(helper_drift(registry.evals[name], name, scans[name]))
+        found += list(helper_drift(registry.evals[name], name, scans[name], repo))
     return found
 
 
@@ -159,7 +159,7 @@ def eval_drift(
     for where in scan.scorers.values():
         if (where.text, where.file) not in registered:
             yield Drift(name, "new scorer", f"@scorer {where.text} at {where}")
-    yield from _uncovered(name, entry, scan)
+    yield from _uncovered(name, entry, scan, repo)
     for task, where in scan.tasks.items():
         if task not in entry.tasks:
             yield Drift(name, "new task", f"@task {task} at {where.file}:{where.line}")
@@ -168,12 +168,18 @@ def eval_drift(
             yield Drift(name, "task vanished", f"@task {task} is no longer defined")
 
 
-def _uncovered(name: str, entry: Any, scan: EvalScan) -> Iterator[Drift]:
-    """Findings the entry's codemods do not address (none/manual carry a reason)."""
+def _uncovered(
+    name: str, entry: EvalEntry, scan: EvalScan, repo: Path
+) -> Iterator[Drift]:
+    """Findings the entry's codemods do not address (none/manual carry a reason).
+
+    A finding inside a recorded helper is addressed: its note says why it stays.
+    """
     if not isinstance(entry.codemods, list):
         return
     for declaration in codemod_declarations.DECLARATIONS:
         findings = getattr(scan, declaration.finds) if declaration.finds else []
+        findings = [f for f in findings if not _in_helper(entry, f.file, f.line, repo)]
         if findings and declaration.name not in entry.codemods:
             places = ", ".join(f"{f.file}:{f.line}" for f in findings)
             yield Drift(name, f"not covered by {declaration.name}", places)
@@ -194,7 +200,9 @@ def recorded(entry: EvalEntry, check: FlowCheck) -> bool:
     )
 
 
-def helper_drift(entry: EvalEntry, name: str, scan: EvalScan) -> Iterator[Drift]:
+def helper_drift(
+    entry: EvalEntry, name: str, scan: EvalScan, repo: Path
+) -> Iterator[Drift]:
     """Helpers holding a check the registry does not record, and stale records.
 
     Not part of `eval_drift`, which a migration checks before it rewrites an
@@ -206,8 +214,12 @@ def helper_drift(entry: EvalEntry, name: str, scan: EvalScan) -> Iterator[Drift]
         if not recorded(entry, check):
             yield Drift(name, "unrecorded helper", str(check))
     found = {(check.function, check.file) for check in scan.helpers}
+    by_name = [*scan.empty_checks, *scan.dead_checks]
     for helper in entry.helpers:
-        if (helper.name, helper.file) not in found:
+        holds = any(
+            _in_helper(entry, f.file, f.line, repo, only=helper.name) for f in by_name
+        )
+        if (helper.name, helper.file) not in found and not holds:
             detail = "the scan finds no empty check on the output in it"
             where = f"{helper.name} ({helper.file})"
             yield Drift(name, "helper vanished", f"{where}: {detail}")
@@ -217,3 +229,45 @@ def _summary(scan: EvalScan) -> str:
     tasks = ", ".join(scan.tasks) or "no tasks"
     scorers = ", ".join(w.text for w in scan.scorers.values()) or "no @scorer"
     return f"tasks: {tasks}; scorers: {scorers}"
+
+
+def _in_helper(
+    entry: EvalEntry, file: str, line: int, repo: Path, only: str | None = None
+) -> bool:
+    """Whether `line` of `file` lies in a helper the entry records (or in `only`)."""
+    spans = _function_spans(repo / PACKAGE_ROOT / file)
+    return any(
+        helper.file == file
+        and helper.name in spans
+        and (only is None or helper.name == only)
+        and spans[helper.name][0] <= line <= spans[helper.name][1]
+        for helper in entry.helpers
+    )
+
+
+def _function_spans(path: Path) -> dict[str, tuple[int, int]]:
+    """Each function's qualified name in a module, with its first and last line."""
+    try:
+        return _spans(path.read_text())
+    except OSError:
+        return {}
+
+
+@functools.cache
+def _spans(text: str) -> dict[str, tuple[int, int]]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return {}
+    spans: dict[str, tuple[int, int]] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = prefix + node.name
+                if not isinstance(node, ast.ClassDef):
+                    spans[name] = (node.lineno, node.end_lineno or node.lineno)
+                visit(node.body, name + ".")
+
+    visit(tree.body, "")
+    return spans

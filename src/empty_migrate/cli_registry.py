@@ -89,6 +89,8 @@ def _list(registry: Registry, args: argparse.Namespace) -> int:
         polarity = row["polarity"] + (f":{row['key']}" if row["key"] else "")
         codemods = row["codemods"]
         text = ", ".join(codemods) if isinstance(codemods, list) else codemods
+        if row["unrouted_tasks"]:
+            text += f" (unrouted: {', '.join(row['unrouted_tasks'])})"
         table.append((row["eval"], row["category"], polarity, text))
     widths = [max(len(line[i]) for line in table) + 2 for i in range(3)]
     for line in table:
@@ -105,6 +107,8 @@ def _summary_row(name: str, entry: EvalEntry) -> dict[str, Any]:
         "polarity": entry.polarity,
         "key": entry.polarity_key,
         "codemods": entry.codemods,
+        "reason": entry.codemods_reason,
+        "unrouted_tasks": entry.unrouted_tasks(),
     }
 
 

@@ -115,3 +115,42 @@ def test_a_bare_return_is_a_skip(tmp_path):
     source = "def demo_scorer():\n    return\n"
     with pytest.raises(Skip, match="bare return"):
         CODEMOD.transform(source, SCORER_PATH, _target(tmp_path, source))
+
+
+TASK_REGISTRY = """\
+category: qa
+polarity: neutral
+output: state.output
+judge: none
+today: "empty -> INCORRECT (demo/scorer.py:1)"
+codemods: [wrap_router]
+tasks:
+  demo: {}
+scorers:
+  - name: demo
+    file: demo/scorer.py
+    construct: task_scorer
+"""
+
+
+def test_a_scorer_variable_never_assigned_is_a_skip(tmp_path):
+    source = "def demo(scorers):\n    return Task(dataset=[], scorer=scorers)\n"
+    target = scorer_target(tmp_path, source, TASK_REGISTRY)
+    with pytest.raises(Skip, match="scorer=scorers: no assignment of scorers"):
+        CODEMOD.transform(source, SCORER_PATH, target)
+
+
+def test_a_scorer_variable_is_wrapped_where_it_is_assigned(tmp_path):
+    source = (
+        "def demo(strict):\n"
+        "    scorer = match() if strict else includes()\n"
+        "    return Task(dataset=[], scorer=scorer)\n"
+    )
+    target = scorer_target(tmp_path, source, TASK_REGISTRY)
+    wrapped = CODEMOD.transform(source, SCORER_PATH, target)
+    assert wrapped.splitlines()[2:] == [
+        "    scorer = route_empty_responses(match() if strict else includes(), "
+        'category="qa")',
+        "    return Task(dataset=[], scorer=scorer)",
+    ]
+    assert CODEMOD.transform(wrapped, SCORER_PATH, target) == wrapped

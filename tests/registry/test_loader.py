@@ -241,3 +241,86 @@ def test_a_verdict_expression_names_what_it_needs_from_the_file(tmp_path):
     entry, found = load_entry(write(tmp_path, text))
     assert found == []
     assert entry.refusal_verdict.free_names() == {"_empty", "y"}
+
+
+SEVERAL_TASKS = """\
+category: qa
+polarity: neutral
+output: state.output
+judge: none
+today: "empty -> INCORRECT (demo/demo.py:12)"
+codemods: [wrap_router, bump_task_version, changelog]
+tasks:
+  demo: {}
+  demo_dialogue: {}
+  demo_meta:
+    output: none
+scorers:
+  - name: demo
+    file: demo/demo.py
+    construct: task_scorer
+    tasks: [demo]
+  - name: demo_inner
+    file: demo/scorer.py
+    construct: factory
+    rewrite: false
+    covered_by: demo
+    tasks: [demo]
+    note: "the factory the task calls inside its wrapped Task(scorer=...)"
+  - name: dialogue_scorer
+    file: demo/dialogue.py
+    construct: factory
+    rewrite: false
+    tasks: [demo_dialogue]
+    note: "judges a log of every turn; a person routes each turn in the solver"
+  - name: meta_scorer
+    file: demo/meta.py
+    construct: factory
+    rewrite: false
+    tasks: [demo_meta]
+    note: "grades the dataset's fixed completion, never the model's"
+"""
+
+
+def test_a_task_no_wrap_covers_is_listed_as_unrouted_with_its_note(tmp_path, capsys):
+    write(tmp_path, SEVERAL_TASKS, "demo")
+    assert (
+        main(["registry", "list", "--format", "json", "--registry", str(tmp_path)]) == 0
+    )
+    import json
+
+    [row] = json.loads(capsys.readouterr().out)
+    # demo is wrapped; demo_meta never reads the model's output
+    [(task, note)] = row["unrouted_tasks"].items()
+    assert task == "demo_dialogue"
+    assert note.startswith("judges a log of every turn")
+    assert row["reason"] is None
+    assert main(["registry", "list", "--registry", str(tmp_path)]) == 0
+    assert "(unrouted: demo_dialogue)" in capsys.readouterr().out
+
+
+def test_covered_by_must_name_a_rewritten_entry(tmp_path):
+    text = SEVERAL_TASKS.replace("covered_by: demo", "covered_by: meta_scorer")
+    [problem] = problems(tmp_path, text)
+    assert (
+        "covered_by 'meta_scorer' is not a scorer entry of this eval that is rewritten"
+        in problem
+    )
+
+
+def test_output_locations(tmp_path):
+    for location in [
+        "first_assistant",
+        "every_assistant",
+        "store:a,b",
+        "completions:forks",
+    ]:
+        assert (
+            problems(
+                tmp_path, VALID.replace("output: state.output", f"output: {location}")
+            )
+            == []
+        )
+    assert problems(
+        tmp_path, VALID.replace("output: state.output", "output: store:a,,b")
+    )

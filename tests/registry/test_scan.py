@@ -437,3 +437,52 @@ def test_an_unrecorded_helper_does_not_stop_a_migration(
     registry = load_registry(synthetic_registry)
     kinds = {d.kind for d in eval_drift(registry, "alpha", scan, synthetic_repo)}
     assert "unrecorded helper" not in kinds
+
+
+FORKING_SOLVER = """
+from inspect_ai.solver import fork, generate, solver
+
+
+@solver
+def forks(k: int = 3):
+    async def solve(state, generate_fn):
+        states = await fork(state, [generate()] * k)
+        state.metadata["all_completions"] = [
+            s.output.completion for s in states if s.output
+        ]
+        return state
+
+    return solve
+"""
+
+SOLVER_HELPER_YAML = """\
+helpers:
+  - name: forks.solve
+    file: alpha/solver.py
+    note: "the dead filter keeps every fork, which the router reads"
+"""
+
+
+def test_a_dead_check_in_a_recorded_solver_is_addressed_by_its_note(
+    synthetic_repo, synthetic_registry
+):
+    write(synthetic_repo / "src/inspect_evals/alpha", {"solver.py": FORKING_SOLVER})
+    entry = synthetic_registry / "alpha.yaml"
+    entry.write_text(entry.read_text().replace(" replace_dead_check,", ""))
+    # the scorer's own dead check is the codemod's; the solver's is left
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: not covered by replace_dead_check: alpha/scorer.py:9, "
+        "alpha/solver.py:10"
+    ]
+
+    entry.write_text(entry.read_text() + SOLVER_HELPER_YAML)
+
+    assert drift_lines(synthetic_registry, synthetic_repo) == [
+        "alpha: not covered by replace_dead_check: alpha/scorer.py:9"
+    ]
+    solver = synthetic_repo / "src/inspect_evals/alpha/solver.py"
+    solver.write_text(solver.read_text().replace(" if s.output", ""))
+    assert (
+        "alpha: helper vanished: forks.solve (alpha/solver.py): the scan finds "
+        "no empty check on the output in it"
+    ) in drift_lines(synthetic_registry, synthetic_repo)

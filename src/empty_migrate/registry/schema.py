@@ -16,6 +16,7 @@ from pydantic import (
     Field,
     StringConstraints,
     field_validator,
+    model_validator,
 )
 
 from empty_migrate.codemod_declarations import DECLARATIONS
@@ -179,7 +180,9 @@ class ScorerEntry(Settings):
 
     ``name`` is the ``@scorer`` factory, the shared helper, or for
     ``task_scorer`` the function whose ``Task(scorer=...)`` expression holds
-    the scorer. ``file`` is relative to ``src/inspect_evals``. ``rewrite:
+    the scorer. ``file`` is relative to ``src/inspect_evals``. ``covered_by``
+    names the entry whose wrap routes this scorer at runtime (a factory the
+    task calls inside a wrapped ``Task(scorer=...)``). ``rewrite:
     false`` means the scorer gets no router wrap of its own (a metric
     helper, an inner scorer covered by wrapping its outer one, a scorer that
     never reads the model's text); its ``note`` says why. Checks inside it can
@@ -191,6 +194,7 @@ class ScorerEntry(Settings):
     construct_kind: Construct = Field(alias="construct")
     tasks: list[str] | None = None
     rewrite: bool = True
+    covered_by: str | None = None
     note: str | None = None
 
     @property
@@ -253,6 +257,34 @@ class EvalEntry(Settings):
     scorers: list[ScorerEntry] = Field(default_factory=list)
     helpers: list[HelperEntry] = Field(default_factory=list)
     test_updates: list[TestUpdate] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _covered_by_a_routed_entry(self) -> "EvalEntry":
+        routed = {s.name for s in self.scorers if s.rewrite}
+        for scorer in self.scorers:
+            if scorer.covered_by is not None and scorer.covered_by not in routed:
+                raise ValueError(
+                    f"{scorer.name}: covered_by {scorer.covered_by!r} is not a "
+                    "scorer entry of this eval that is rewritten"
+                )
+        return self
+
+    def unrouted_tasks(self) -> dict[str, str]:
+        """Tasks of a migrated eval that read the model's output but no wrap covers.
+
+        Each with the note of its scorer, which says what a person must do
+        (cyberseceval_4's multi-turn tasks). Empty for ``none`` and ``manual``.
+        """
+        if not isinstance(self.codemods, list) or "wrap_router" not in self.codemods:
+            return {}
+        left = {}
+        for task in self.tasks:
+            scorers = [s for s in self.scorers if s.tasks is None or task in s.tasks]
+            if any(s.rewrite or s.covered_by for s in scorers):
+                continue
+            if resolve(self, task).output != "none":
+                left[task] = "; ".join(s.note or s.name for s in scorers)
+        return left
 
 
 class Resolved(_Strict):

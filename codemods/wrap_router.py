@@ -4,8 +4,9 @@ For a ``@scorer`` factory or a shared helper, every ``return`` of the function
 itself (not of the nested ``score`` coroutine) is wrapped; for a
 ``Task(scorer=...)`` construct, the ``scorer=`` value inside the named function
 is wrapped (each element, if it is a list). Where ``scorer=`` names a local
-variable, each value assigned to it is wrapped instead, so a list built by a
-comprehension gets each of its scorers routed. The router's arguments are the
+variable the function assigns, each value assigned to it is wrapped instead, so
+a list built by a comprehension gets each of its scorers routed; a variable
+built up in place (``append``, ``+=``) is a skip. The router's arguments are the
 eval's registry values, written out explicitly. Already-routed expressions,
 including calls through an aliased import, are left alone, so the codemod is
 idempotent. Unsafe: non-answers get new score values.
@@ -124,24 +125,42 @@ def _scorer_sites(function: Function, kind: str) -> list[Site]:
 
 
 def _assigned(keyword: ast.keyword, nodes: list[ast.AST]) -> list[Site]:
-    """The ``scorer=`` keyword, or the assignments of the variable it names.
+    """The assignments of the variable ``scorer=`` names, else the keyword itself.
+
+    A variable the function never assigns (a parameter) is wrapped where it is
+    passed, as any other expression.
 
     Raises:
-        Skip: If it names a variable the function never assigns.
+        Skip: If the variable is built up in place, where no one value holds
+            every scorer.
     """
     if not isinstance(keyword.value, ast.Name):
         return [keyword]
     name = keyword.value.id
+    if any(_grows(node, name) for node in nodes):
+        raise Skip(f"scorer={name}: {name} is built up in place; wrap by hand")
     assignments: list[Site] = [
         node
         for node in nodes
         if isinstance(node, ast.Assign)
-        and [last_name(t) for t in node.targets] == [name]
+        and len(node.targets) == 1
         and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == name
     ]
-    if not assignments:
-        raise Skip(f"scorer={name}: no assignment of {name} to wrap")
-    return sorted(assignments, key=lambda node: node.lineno)
+    return sorted(assignments, key=lambda node: node.lineno) or [keyword]
+
+
+def _grows(node: ast.AST, name: str) -> bool:
+    """Whether `node` adds to the variable `name` in place (``append``, ``+=``)."""
+    if isinstance(node, ast.AugAssign | ast.AnnAssign):
+        return isinstance(node.target, ast.Name) and node.target.id == name
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("append", "extend", "insert")
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == name
+    )
 
 
 def _own_nodes(function: Function) -> list[ast.AST]:

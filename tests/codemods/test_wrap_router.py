@@ -133,11 +133,13 @@ scorers:
 """
 
 
-def test_a_scorer_variable_never_assigned_is_a_skip(tmp_path):
-    source = "def demo(scorers):\n    return Task(dataset=[], scorer=scorers)\n"
+def test_a_scorer_parameter_is_wrapped_where_it_is_passed(tmp_path):
+    source = "def demo(scorer):\n    return Task(dataset=[], scorer=scorer)\n"
     target = scorer_target(tmp_path, source, TASK_REGISTRY)
-    with pytest.raises(Skip, match="scorer=scorers: no assignment of scorers"):
-        CODEMOD.transform(source, SCORER_PATH, target)
+    wrapped = CODEMOD.transform(source, SCORER_PATH, target)
+    assert wrapped.splitlines()[-1] == (
+        '    return Task(dataset=[], scorer=route_empty_responses(scorer, category="qa"))'
+    )
 
 
 def test_a_scorer_variable_is_wrapped_where_it_is_assigned(tmp_path):
@@ -154,3 +156,16 @@ def test_a_scorer_variable_is_wrapped_where_it_is_assigned(tmp_path):
         "    return Task(dataset=[], scorer=scorer)",
     ]
     assert CODEMOD.transform(wrapped, SCORER_PATH, target) == wrapped
+
+
+def test_a_scorer_list_built_up_in_place_is_a_skip(tmp_path):
+    source = (
+        "def demo(strict):\n"
+        "    scorers = [match()]\n"
+        "    if strict:\n"
+        "        scorers.append(includes())\n"
+        "    return Task(dataset=[], scorer=scorers)\n"
+    )
+    target = scorer_target(tmp_path, source, TASK_REGISTRY)
+    with pytest.raises(Skip, match="scorer=scorers: scorers is built up in place"):
+        CODEMOD.transform(source, SCORER_PATH, target)

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from empty_migrate.output_locations import seen_as
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import Finding, scan_eval
@@ -230,6 +231,8 @@ def make_row(
     """One row from what the worker observed (``audit_worker.observe``)."""
     settings = item.settings
     overrides = {o.outcome: o.route for o in settings.overrides}
+    # where the eval keeps less than the provider gave, the router routes what it sees
+    seen = seen_as(Outcome(observed["outcome"]), settings.output)
     row = Row(
         eval=item.eval,
         task=item.task,
@@ -237,7 +240,7 @@ def make_row(
         category=settings.category,
         unscored=is_unscored(observed["value"]) and not observed["raised"],
         route="",
-        policy_route=str(route_for(settings.category, observed["outcome"], overrides)),
+        policy_route=str(route_for(settings.category, seen, overrides)),
         **observed,
     )
     row.route = observed_route(row, settings.refusal_verdict)

@@ -42,6 +42,7 @@ from empty_migrate.registry.schema import (
 )
 from empty_migrate.router import (
     NonAnswerError,
+    classify_outputs,
     route_empty_responses,
 )
 
@@ -274,11 +275,16 @@ async def _reroute_sample(
     state = _task_state(log, sample)
     for name, resolved in settings.items():
         recorded = (sample.scores or {}).get(name)
-        output = locator(resolved.output)(state)
-        # the router leaves a sample with no recorded output to the scorer
-        if recorded is None or not isinstance(output, ModelOutput):
+        located = locator(resolved.output)(state)
+        outputs = [located] if isinstance(located, ModelOutput) else located or []
+        outputs = [output for output in outputs if isinstance(output, ModelOutput)]
+        # the router leaves a sample with no recorded output to the scorer, and
+        # one answered in any of several outputs (classify_outputs)
+        if recorded is None or not outputs:
             continue
-        found = classify_sample(log_name, sample, output)
+        if classify_outputs(outputs).outcome == Outcome.ANSWERED:
+            continue
+        found = classify_sample(log_name, sample, outputs[-1])
         if found.outcome != Outcome.ANSWERED:
             rows.append(await _rerouted(found, name, recorded, resolved, state))
     return rows

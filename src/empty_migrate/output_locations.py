@@ -35,13 +35,22 @@ def observable(outcome: Outcome, output: str) -> bool:
     Decided by placing the outcome's provider fixture where the eval keeps it
     (`probe.task_state`) and classifying what the locator finds there.
     """
+    return seen_as(outcome, output) == outcome
+
+
+def seen_as(outcome: Outcome, output: str) -> Outcome:
+    """The outcome the router sees where the eval keeps its output.
+
+    ``answered`` where the location keeps nothing the router can classify:
+    then the scorer decides, as for an answer.
+    """
     if output in ("state.output", "none"):
-        return True
-    return _seen_through(outcome, output) == outcome
+        return outcome
+    return _seen_through(outcome, output)
 
 
 @cache
-def _seen_through(outcome: Outcome, output: str) -> Outcome | None:
+def _seen_through(outcome: Outcome, output: str) -> Outcome:
     from inspect_ai.model import ModelOutput
 
     from empty_migrate import probe
@@ -54,4 +63,4 @@ def _seen_through(outcome: Outcome, output: str) -> Outcome | None:
     fixture = provider_output(OUTCOME_EXAMPLES[outcome]).output
     found = locator(output)(probe.task_state(fixture, output_at=output))
     outputs = [found] if isinstance(found, ModelOutput) else list(found or [])
-    return classify_outputs(outputs).outcome if outputs else None
+    return classify_outputs(outputs).outcome if outputs else Outcome.ANSWERED

@@ -147,20 +147,28 @@ def task_state(
         choices: The sample's choices, for multiple-choice scorers.
         target: The sample's target.
     """
-    messages: list[ChatMessage] = [ChatMessageUser(content=PROMPT)]
-    if output.choices:
-        messages.append(output.message)
     state = TaskState(
         model=ModelName("mockllm/model"),
         sample_id=1,
         epoch=1,
         input=PROMPT,
-        messages=messages,
+        messages=[ChatMessageUser(content=PROMPT)],
         target=Target(target),
         choices=list(choices) if choices else None,
         output=output,
         metadata=dict(metadata or {}),
     )
+    place_output(state, output, output_at)
+    return state
+
+
+def place_output(
+    state: TaskState, output: ModelOutput, output_at: str = "state.output"
+) -> None:
+    """Put the model under test's output where the eval keeps it (`task_state`)."""
+    if output.choices:
+        state.messages.append(output.message)
+    state.output = output
     where, _, keys = output_at.partition(":")
     saved = output.model_dump()
     if where == "completions":
@@ -171,7 +179,6 @@ def task_state(
         several = "," in keys
         for key in keys.split(","):
             save(key, [saved] if several else saved)
-    return state
 
 
 @dataclass

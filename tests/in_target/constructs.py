@@ -17,6 +17,7 @@ from inspect_ai.solver import Generate, TaskState, solver
 
 from empty_migrate import probe
 from empty_migrate.codemod_declarations import DECLARATIONS
+from empty_migrate.output_locations import seen_as
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.probe import is_nan
 from empty_migrate.registry.loader import load_registry
@@ -80,32 +81,36 @@ _ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 @solver
-def scripted_outputs(script: dict[str, list[str]]):
-    """Set each sample's output to the fixture its script names for its epoch."""
+def scripted_outputs(script: dict[str, list[str]], output_at: str = "state.output"):
+    """Give each sample the fixture its script names for its epoch, where the eval
+    keeps its output (`probe.place_output`)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         output = provider_output(script[str(state.sample_id)][state.epoch - 1]).output
-        state.output = output
-        if output.choices:
-            state.messages.append(output.message)
+        probe.place_output(state, output, output_at)
         return state
 
     return solve
 
 
 def run_scripted(
-    scorer: Scorer | list[Scorer], script: dict[str, list[str]], log_dir: Path
+    scorer: Scorer | list[Scorer],
+    script: dict[str, list[str]],
+    log_dir: Path,
+    output_at: str = "state.output",
 ) -> EvalLog:
     """One offline eval(): sample id -> the fixture it answers in each epoch.
 
     Any judge is a scripted ``mockllm`` model; the mean reducer combines epochs.
+    The fixture goes where the eval keeps its output (`output_at`).
     """
     epochs = max(len(fixtures) for fixtures in script.values())
     dataset = [
         Sample(id=sample, input=QUESTION, choices=CHOICES, target="A")
         for sample in script
     ]
-    task = Task(dataset=dataset, solver=scripted_outputs(script), scorer=scorer)
+    solver = scripted_outputs(script, output_at)
+    task = Task(dataset=dataset, solver=solver, scorer=scorer)
     [log] = eval(
         task,
         model=scripted_model([]),
@@ -122,11 +127,23 @@ def run_scripted(
 def route_of(
     entry: Any, task: str | None, scorer: Any, outcome: Outcome, tools: bool = False
 ) -> Route:
-    """The route the registry's settings give one outcome of one scorer."""
+    """The route the registry's settings give one outcome of one scorer.
+
+    Where the eval keeps less of the output than the provider gave (an
+    assistant message, a completion kept as text), the router routes what it
+    sees there (`output_locations.seen_as`).
+    """
     task = task or (scorer.tasks or list(entry.tasks) or [None])[0]
     settings = resolve(entry, task, scorer)
     overrides = {o.outcome: o.route for o in settings.overrides}
-    return route_for(settings.category, outcome, overrides, after_trajectory=tools)
+    seen = seen_as(outcome, settings.output)
+    return route_for(settings.category, seen, overrides, after_trajectory=tools)
+
+
+def output_location(entry: Any, scorer: Any) -> str:
+    """Where the eval keeps the model's output for this scorer construct."""
+    task = (scorer.tasks or list(entry.tasks) or [None])[0]
+    return resolve(entry, task, scorer).output
 
 
 ROUTERS_OWN_ERRORS = ("ContextOverflowError(", "EmptyResponseError(")

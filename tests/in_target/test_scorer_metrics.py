@@ -24,6 +24,7 @@ from .constructs import (
     build_scorer,
     check_routed_score,
     is_nan,
+    output_location,
     route_of,
     routed_constructs,
     routed_evals,
@@ -48,16 +49,17 @@ def test_verdicts_pass_through_the_scorers_own_metrics(eval_name, construct, tmp
         scorer = build_scorer(construct)
         if isinstance(scorer, str):
             pytest.skip(f"{eval_name}/{construct.name}: {scorer}")
-        answers = run_scripted(scorer, {ANSWER: [ANSWER]}, tmp_path)
+        entry = dict(routed_evals())[eval_name]
+        output_at = output_location(entry, construct)
+        answers = run_scripted(scorer, {ANSWER: [ANSWER]}, tmp_path, output_at)
         if problem := _untestable(answers):
             pytest.skip(f"{eval_name}/{construct.name}: {problem}")
 
         script = {str(o): [name, ANSWER] for o, name in NON_ANSWERS.items()}
-        log = run_scripted(scorer, script, tmp_path)
+        log = run_scripted(scorer, script, tmp_path, output_at)
 
     assert log.status == "success", log.error
     assert log.results and log.results.scores, "no metrics were computed"
-    entry = dict(routed_evals())[eval_name]
     for sample in log.samples:
         outcome = Outcome(sample.id)
         expected = route_of(entry, None, construct, outcome)

@@ -137,19 +137,33 @@ class _Plan:
                 continue
             route = route_for(settings.category, outcome, overrides)
             self._row(scorer, constant, outcome, route, settings)
-        self.rows["ANSWERED"].append(_param(constant, id=scorer.name))
+        self.rows["ANSWERED"].append(_param(constant, id=self._local(scorer)))
         self._metadata(settings)
 
     def _construct(self, scorer: ScorerEntry, settings: Resolved) -> str:
-        module = scorer.module
-        self.imports.add(module, scorer.name)
+        local = self._local(scorer)
+        imported = scorer.name if local == scorer.name else f"{scorer.name} as {local}"
+        self.imports.add(scorer.module, imported)
         self.imports.add(FIXTURES_MODULE, "Construct")
-        constant = scorer.name.strip("_").upper()
+        constant = local.strip("_").upper()
         self.constructs.append(
-            f"{constant} = Construct({scorer.name}, {scorer.construct_kind!r}, "
+            f"{constant} = Construct({local}, {scorer.construct_kind!r}, "
             f'"inspect_evals.{self.target.name}", output_at={settings.output!r})\n'
         )
         return constant
+
+    def _local(self, scorer: ScorerEntry) -> str:
+        """The construct's name in the test module.
+
+        Prefixed by its module's name where another module of the eval holds a
+        construct of the same name (cyberseceval_4 has two choice_with_jaccard).
+        """
+        same_name = {
+            s.module for s in self.target.routed_scorers() if s.name == scorer.name
+        }
+        if len(same_name) == 1:
+            return scorer.name
+        return f"{scorer.module.rpartition('.')[2]}_{scorer.name}"
 
     def _row(
         self,
@@ -159,7 +173,7 @@ class _Plan:
         route: Route,
         settings: Resolved,
     ) -> None:
-        name = f"{scorer.name}-{outcome}"
+        name = f"{self._local(scorer)}-{outcome}"
         if route in (Route.NO_ANSWER, Route.REFUSAL_VERDICT):
             verdict = self._verdict(scorer, route, settings)
             reason = route_reason(outcome)

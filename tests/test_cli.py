@@ -2,9 +2,11 @@
 
 import json
 import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import includes
@@ -95,3 +97,38 @@ def test_console_script_is_installed():
     assert exe.exists(), "pip install -e . should install the empty-migrate script"
     run = subprocess.run([exe, "--version"], capture_output=True, text=True)
     assert run.returncode == 0 and run.stdout.strip()
+
+
+def _cli_raising(monkeypatch, error: BaseException) -> None:
+    import types
+
+    def main():
+        raise error
+
+    monkeypatch.setitem(
+        sys.modules, "empty_migrate.cli", types.SimpleNamespace(main=main)
+    )
+
+
+def test_ctrl_c_while_a_class_is_created_is_one_line_and_130(monkeypatch, capsys):
+    from empty_migrate.__main__ import run
+
+    # what Python raises when Ctrl-C lands in a dataclass field's __set_name__
+    wrapped = RuntimeError("Error calling __set_name__ on 'Field' instance")
+    wrapped.__cause__ = KeyboardInterrupt()
+    _cli_raising(monkeypatch, wrapped)
+
+    with pytest.raises(SystemExit) as exit_:
+        run()
+
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err == "empty-migrate: interrupted\n"
+
+
+def test_any_other_runtime_error_is_not_taken_for_ctrl_c(monkeypatch):
+    from empty_migrate.__main__ import run
+
+    _cli_raising(monkeypatch, RuntimeError("a real bug"))
+
+    with pytest.raises(RuntimeError, match="a real bug"):
+        run()

@@ -15,9 +15,19 @@ def run() -> None:
 
         code = main()
     except KeyboardInterrupt:
-        print("empty-migrate: interrupted", file=sys.stderr)
-        code = 130  # ExitCode.INTERRUPTED, not imported: the import may be what stopped
+        code = _interrupted()
+    except RuntimeError as error:
+        # Python wraps an exception raised while a class is being created (a
+        # dataclass field's __set_name__) in RuntimeError: Ctrl-C during an import
+        if not isinstance(error.__cause__, KeyboardInterrupt):
+            raise
+        code = _interrupted()
     sys.exit(code)
+
+
+def _interrupted() -> int:
+    print("empty-migrate: interrupted", file=sys.stderr)
+    return 130  # ExitCode.INTERRUPTED, not imported: the import may be what stopped
 
 
 if __name__ == "__main__":

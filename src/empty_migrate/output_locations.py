@@ -51,16 +51,27 @@ def seen_as(outcome: Outcome, output: str) -> Outcome:
 
 @cache
 def _seen_through(outcome: Outcome, output: str) -> Outcome:
-    from inspect_ai.model import ModelOutput
-
-    from empty_migrate import probe
-    from empty_migrate.router import classify_outputs
+    # imported here: the fixture library is large, and most evals never need it
     from empty_migrate.testing.provider_outputs import (
         OUTCOME_EXAMPLES,
         provider_output,
     )
 
-    fixture = provider_output(OUTCOME_EXAMPLES[outcome]).output
-    found = locator(output)(probe.task_state(fixture, output_at=output))
+    return seen_through(provider_output(OUTCOME_EXAMPLES[outcome]).output, output)
+
+
+def seen_through(model_output: Any, output: str) -> Outcome:
+    """The outcome the router sees when `model_output` is kept at location `output`.
+
+    The output is placed where the eval keeps it (`probe.place_output`) and what
+    the location's locator finds there is classified; ``answered`` if it finds
+    nothing (the scorer decides).
+    """
+    from inspect_ai.model import ModelOutput
+
+    from empty_migrate import probe
+    from empty_migrate.router import classify_outputs
+
+    found = locator(output)(probe.task_state(model_output, output_at=output))
     outputs = [found] if isinstance(found, ModelOutput) else list(found or [])
     return classify_outputs(outputs).outcome if outputs else Outcome.ANSWERED

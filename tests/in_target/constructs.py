@@ -17,7 +17,6 @@ from inspect_ai.solver import Generate, TaskState, solver
 
 from empty_migrate import probe
 from empty_migrate.codemod_declarations import DECLARATIONS
-from empty_migrate.output_locations import seen_as
 from empty_migrate.policy import Outcome, Route, route_for
 from empty_migrate.probe import is_nan
 from empty_migrate.registry.loader import load_registry
@@ -127,17 +126,11 @@ def run_scripted(
 def route_of(
     entry: Any, task: str | None, scorer: Any, outcome: Outcome, tools: bool = False
 ) -> Route:
-    """The route the registry's settings give one outcome of one scorer.
-
-    Where the eval keeps less of the output than the provider gave (an
-    assistant message, a completion kept as text), the router routes what it
-    sees there (`output_locations.seen_as`).
-    """
+    """The route the registry's settings give one outcome of one scorer."""
     task = task or (scorer.tasks or list(entry.tasks) or [None])[0]
     settings = resolve(entry, task, scorer)
     overrides = {o.outcome: o.route for o in settings.overrides}
-    seen = seen_as(outcome, settings.output)
-    return route_for(settings.category, seen, overrides, after_trajectory=tools)
+    return route_for(settings.category, outcome, overrides, after_trajectory=tools)
 
 
 def output_location(entry: Any, scorer: Any) -> str:

@@ -15,9 +15,10 @@ check cannot invent, or a judge it cannot reach) is skipped with the reason.
 
 import pytest
 
+from empty_migrate.output_locations import seen_through
 from empty_migrate.policy import Outcome, Route
 from empty_migrate.testing.offline import network_closed
-from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
+from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS, provider_output
 
 from .constructs import (
     ROUTERS_OWN_ERRORS,
@@ -61,7 +62,10 @@ def test_verdicts_pass_through_the_scorers_own_metrics(eval_name, construct, tmp
     assert log.status == "success", log.error
     assert log.results and log.results.scores, "no metrics were computed"
     for sample in log.samples:
-        outcome = Outcome(sample.id)
+        # where the eval keeps less than the provider gave (an assistant
+        # message, text), the router routes what it sees there
+        fixture = provider_output(NON_ANSWERS[Outcome(sample.id)]).output
+        outcome = seen_through(fixture, output_at)
         expected = route_of(entry, None, construct, outcome)
         where = f"{sample.id} epoch {sample.epoch}"
         if sample.error is not None:

@@ -25,7 +25,7 @@ from inspect_ai.log import (
     recompute_metrics,
 )
 from inspect_ai.log._log import EvalMetricDefinition
-from inspect_ai.model import ChatMessageTool, ModelName, ModelOutput
+from inspect_ai.model import ChatMessageTool, ModelName
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
 from inspect_ai.solver import TaskState
 
@@ -43,6 +43,7 @@ from empty_migrate.registry.schema import (
 from empty_migrate.router import (
     NonAnswerError,
     classify_outputs,
+    located_outputs,
     route_empty_responses,
 )
 
@@ -275,9 +276,7 @@ async def _reroute_sample(
     state = _task_state(log, sample)
     for name, resolved in settings.items():
         recorded = (sample.scores or {}).get(name)
-        located = locator(resolved.output)(state)
-        outputs = [located] if isinstance(located, ModelOutput) else located or []
-        outputs = [output for output in outputs if isinstance(output, ModelOutput)]
+        outputs = located_outputs(locator(resolved.output)(state))
         # the router leaves a sample with no recorded output to the scorer, and
         # one answered in any of several outputs (classify_outputs)
         if recorded is None or not outputs:

@@ -235,18 +235,20 @@ def _print_scan(
 
 def _flow_lines(registry: Registry, name: str, scan: Any) -> list[str]:
     """What following the model's output found in one eval, one line each."""
-    entry = registry.evals.get(name)
-    lines = [f"helper ({_recorded(entry, check)}): {check}" for check in scan.helpers]
+    lines = []
+    for check in scan.helpers:
+        known = "recorded" if _is_recorded(registry, name, check) else "not recorded"
+        lines.append(f"helper ({known}): {check}")
     lines += [f"found by following the output: {c}" for c in scan.missed_by_name]
     return lines + [f"not followed: {place}" for place in scan.unfollowed]
 
 
-def _recorded(entry: EvalEntry | None, check: Any) -> str:
-    return "recorded" if entry and recorded(entry, check) else "not recorded"
+def _is_recorded(registry: Registry, name: str, check: Any) -> bool:
+    entry = registry.evals.get(name)
+    return bool(entry and recorded(entry, check))
 
 
 def _helper_json(registry: Registry, name: str, check: Any) -> dict[str, Any]:
-    entry = registry.evals.get(name)
     return {
         "file": check.file,
         "line": check.line,
@@ -254,7 +256,7 @@ def _helper_json(registry: Registry, name: str, check: Any) -> dict[str, Any]:
         "check": check.check,
         "kind": check.kind,
         "route": " -> ".join(check.route),
-        "recorded": bool(entry and recorded(entry, check)),
+        "recorded": _is_recorded(registry, name, check),
     }
 
 

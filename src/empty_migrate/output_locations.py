@@ -67,11 +67,9 @@ def seen_through(model_output: Any, output: str) -> Outcome:
     the location's locator finds there is classified; ``answered`` if it finds
     nothing (the scorer decides).
     """
-    from inspect_ai.model import ModelOutput
-
     from empty_migrate import probe
-    from empty_migrate.router import classify_outputs
+    from empty_migrate.router import classify_outputs, located_outputs
 
-    found = locator(output)(probe.task_state(model_output, output_at=output))
-    outputs = [found] if isinstance(found, ModelOutput) else list(found or [])
+    state = probe.task_state(model_output, output_at=output)
+    outputs = located_outputs(locator(output)(state))
     return classify_outputs(outputs).outcome if outputs else Outcome.ANSWERED

@@ -80,6 +80,7 @@ __all__ = [
     "classify_outputs",
     "first_assistant_output",
     "last_assistant_output",
+    "located_outputs",
     "metadata_output",
     "non_answer_score",
     "route_empty_responses",
@@ -578,7 +579,7 @@ def route_empty_responses(
 
     @wraps(scorer)
     async def score(state: TaskState, target: Target) -> Score | None:
-        outputs = _as_outputs(output(state))
+        outputs = located_outputs(output(state))
         if not outputs:
             # nothing recorded where the output should be, or a test double:
             # no provider signal to read, so the scorer decides as it did
@@ -726,7 +727,12 @@ class ResponsePolicy:
         }
 
 
-def _as_outputs(located: Located) -> list[ModelOutput]:
+def located_outputs(located: Located) -> list[ModelOutput]:
+    """What a locator found, as a list of outputs (empty if it found none).
+
+    Anything that is not a `ModelOutput` (a test double) is left out: there is
+    no provider signal to read in it.
+    """
     if isinstance(located, ModelOutput):
         return [located]
     if isinstance(located, Sequence):

@@ -19,7 +19,12 @@ from empty_migrate.registry.flow import FlowCheck
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.registry.schema import EvalEntry, VerdictExpression, resolve
-from empty_migrate.syntax import definition_names, local_name
+from empty_migrate.syntax import (
+    Function,
+    definition_names,
+    local_name,
+    qualified_definitions,
+)
 
 
 @dataclass(frozen=True)
@@ -259,15 +264,8 @@ def _spans(text: str) -> dict[str, tuple[int, int]]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return {}
-    spans: dict[str, tuple[int, int]] = {}
-
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                name = prefix + node.name
-                if not isinstance(node, ast.ClassDef):
-                    spans[name] = (node.lineno, node.end_lineno or node.lineno)
-                visit(node.body, name + ".")
-
-    visit(tree.body, "")
-    return spans
+    return {
+        ".".join(path): (node.lineno, node.end_lineno or node.lineno)
+        for path, node in qualified_definitions(tree.body)
+        if isinstance(node, Function)
+    }

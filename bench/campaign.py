@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from empty_migrate.corpus import DEFAULT_SPEC, resolve_target
+from empty_migrate.target.corpus import DEFAULT_SPEC, resolve_target
 
 IDENTITY = {
     "GIT_AUTHOR_NAME": "bench",

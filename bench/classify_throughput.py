@@ -14,8 +14,8 @@ import time
 
 from inspect_ai.scorer import Score, Target, accuracy, scorer
 
-from empty_migrate.probe import task_state
-from empty_migrate.router import Outcome, classify_output, route_empty_responses
+from empty_migrate.runtime.probe import task_state
+from empty_migrate.runtime.router import Outcome, classify_output, route_empty_responses
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
 
 

@@ -22,7 +22,7 @@ import statistics
 import subprocess
 import sys
 
-from empty_migrate.corpus import DEFAULT_SPEC, resolve_target
+from empty_migrate.target.corpus import DEFAULT_SPEC, resolve_target
 
 
 def cpu_seconds(command: list[str]) -> float:

@@ -9,7 +9,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall
 
-from empty_migrate.router import Outcome
+from empty_migrate.runtime.router import Outcome
 
 
 def _output(content, stop_reason="stop", tool_calls=None, stop_details=None):

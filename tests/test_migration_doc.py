@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.policy_table import describe_route, policy_markdown
-from empty_migrate.router import Category, Outcome
+from empty_migrate.cli.policy_table import describe_route, policy_markdown
+from empty_migrate.runtime.router import Category, Outcome
 
 DOC = (Path(__file__).parents[1] / "MIGRATION.md").read_text()
 

@@ -1,5 +1,6 @@
 """The wheel ships the package, its codemods and registry, and nothing else."""
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,9 +13,16 @@ ROOT = Path(__file__).parents[1]
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> zipfile.ZipFile:
+    # built from a copy: a build/ folder left in the checkout would be reused
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    shutil.copytree(
+        ROOT / "src", source / "src", ignore=shutil.ignore_patterns("*.egg-info")
+    )
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT)]
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source)]
         + ["-w", str(out)],
         check=True,
     )
@@ -34,8 +42,8 @@ def test_codemods_ship_inside_the_package(wheel_names):
 
 def test_the_router_the_probe_and_the_fixture_library_ship(wheel_names):
     # audit runs scorers on the fixtures; the emitted target tests are built from them
-    assert "empty_migrate/router.py" in wheel_names
-    assert "empty_migrate/probe.py" in wheel_names
+    assert "empty_migrate/runtime/router.py" in wheel_names
+    assert "empty_migrate/runtime/probe.py" in wheel_names
     assert "empty_migrate/testing/provider_outputs.py" in wheel_names
 
 

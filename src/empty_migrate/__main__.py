@@ -11,7 +11,7 @@ import sys
 def run() -> None:
     """Run the command line and exit with its code."""
     try:
-        from empty_migrate.cli import main
+        from empty_migrate.cli.main import main
 
         code = main()
     except KeyboardInterrupt:

@@ -21,11 +21,11 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from empty_migrate import probe
-from empty_migrate.audit import Audit, Planned, build_audit
-from empty_migrate.audit_worker import observe_fixtures
-from empty_migrate.registry.schema import EvalEntry, resolve
-from empty_migrate.router import route_empty_responses
+from empty_migrate.audit.matrix import Audit, Planned, build_audit
+from empty_migrate.audit.worker import observe_fixtures
+from empty_migrate.entries.schema import EvalEntry, resolve
+from empty_migrate.runtime import probe
+from empty_migrate.runtime.router import route_empty_responses
 
 
 def preset_score_on_no_response(grader: Scorer, value: str = INCORRECT) -> Scorer:

@@ -19,11 +19,15 @@ text the codemod generates today.
 from dataclasses import dataclass
 from pathlib import Path
 
-from empty_migrate.codemods.base import EvalTarget
-from empty_migrate.codemods.emit_policy_tests import FIXTURES_PATH, fixtures_text
-from empty_migrate.codemods.install_router import ROUTER_PATH, router_text
+from empty_migrate.codemods import eval_target
+from empty_migrate.codemods.emit_policy_tests.rewrite import (
+    FIXTURES_PATH,
+    fixtures_text,
+)
+from empty_migrate.codemods.install_router.rewrite import ROUTER_PATH, router_text
+from empty_migrate.codemods.kit.base import EvalTarget
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.registry.scan import scan_eval
+from empty_migrate.source.scan import scan_eval
 
 GOLDEN = Path(__file__).parents[2] / "golden"
 EVAL = "demo"
@@ -57,7 +61,7 @@ def scorer_target(repo: Path, source: str, registry: str) -> EvalTarget:
     assert not problems, problems
     (repo / SCORER_PATH).parent.mkdir(parents=True, exist_ok=True)
     (repo / SCORER_PATH).write_text(source)
-    return EvalTarget(EVAL, entry, scan_eval(repo, EVAL), repo)
+    return eval_target(EVAL, entry, scan_eval(repo, EVAL), repo)
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import EvalTarget, Skip
-from empty_migrate.registry.scan import scan_eval
-from empty_migrate.registry.schema import EvalEntry
-
-from .golden import RUFF_CONFIG
+from empty_migrate.codemods import eval_target, implementation
+from empty_migrate.codemods.kit.base import Skip
+from empty_migrate.entries.schema import EvalEntry
+from empty_migrate.source.scan import scan_eval
+from tests.codemods.golden import RUFF_CONFIG
 
 ENTRY = """
 category: qa
@@ -40,7 +39,7 @@ def demo_scorer():
 """
 EVAL_YAML = 'title: Demo\nversion: "3-D"\ntasks:\n  - name: demo\n'
 README = "# Demo\n\n## Changelog\n\n### [3-D] - 2026-09-14\n\n- Fix a parser.\n"
-BUMP = CODEMODS["bump_task_version"]
+BUMP = implementation("bump_task_version")
 
 
 def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
@@ -60,7 +59,7 @@ def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
 
 def _target(repo: Path, changed_by=("wrap_router",), today="2026-11-29"):
     entry = EvalEntry.model_validate(yaml.safe_load(ENTRY))
-    return EvalTarget("demo", entry, scan_eval(repo, "demo"), repo, today, changed_by)
+    return eval_target("demo", entry, scan_eval(repo, "demo"), repo, today, changed_by)
 
 
 @pytest.mark.parametrize(

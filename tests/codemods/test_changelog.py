@@ -7,18 +7,19 @@ code codemod and must agree on the version.
 
 import pytest
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import Skip
-from empty_migrate.codemods.bump_task_version import (
+from empty_migrate.codemods import implementation
+from empty_migrate.codemods.bump_task_version.rewrite import (
     changelog_entries,
     records_this_migration,
 )
-from empty_migrate.runner import Formatter, Workspace, migrate_eval
+from empty_migrate.codemods.kit.base import Skip
+from empty_migrate.pipeline.formatter import Formatter
+from empty_migrate.pipeline.runner import migrate_eval
+from empty_migrate.source.workspace import Workspace
+from tests.codemods.golden import discover
+from tests.codemods.test_bump_task_version import README, _repo, _target
 
-from .golden import discover
-from .test_bump_task_version import README, _repo, _target
-
-BUMP, CHANGELOG = CODEMODS["bump_task_version"], CODEMODS["changelog"]
+BUMP, CHANGELOG = implementation("bump_task_version"), implementation("changelog")
 EVAL_YAML_PATH = "src/inspect_evals/demo/eval.yaml"
 
 
@@ -84,7 +85,9 @@ def test_follow_ups_need_a_code_change(tmp_path):
 
 def test_pipeline_bumps_and_records_one_version_then_changes_nothing(tmp_path):
     repo = _repo(tmp_path, {})
-    codemods = [CODEMODS[n] for n in ("wrap_router", "bump_task_version", "changelog")]
+    codemods = [
+        implementation(n) for n in ("wrap_router", "bump_task_version", "changelog")
+    ]
     workspace = Workspace(repo)
     first = migrate_eval(_target(repo, ()), codemods, workspace, Formatter(repo))
     assert first.status == "rewritten", first.reason

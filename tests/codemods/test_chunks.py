@@ -9,13 +9,13 @@ import textwrap
 import libcst as cst
 import pytest
 
-from empty_migrate.codemods._chunks import Chunks
-from empty_migrate.codemods._imports import (
+from empty_migrate.codemods.kit.base import Skip
+from empty_migrate.codemods.kit.chunks import Chunks
+from empty_migrate.codemods.kit.imports import (
     add_imports,
     add_module_import,
     remove_unused_imports,
 )
-from empty_migrate.codemods.base import Skip
 
 CASES = {
     "decorators_and_comments": (

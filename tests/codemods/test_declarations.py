@@ -1,37 +1,35 @@
 """Everything that knows the codemods derives from their declarations.
 
 A throwaway declaration added to `DECLARATIONS` must reach every place that
-names codemods: the README table, the changelog's lead sentence, the version
-bump, the router's installation, the drift report and the implementation
-lookup. What is built once at import (the schema's literal, ``CODEMODS``) must
-equal what the declarations give.
+names codemods: the README table, the registry's check of codemod names, the
+changelog's lead sentence, the version bump, the router's installation, the
+drift report and the implementation lookup.
 """
 
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import get_args
 
 import pytest
 import yaml
 
-from empty_migrate import codemod_declarations
-from empty_migrate.codemod_declarations import (
+from empty_migrate import codemods
+from empty_migrate.codemods import (
     DECLARATIONS,
-    Declaration,
+    eval_target,
+    implementation,
     readme_table,
 )
-from empty_migrate.codemods import CODEMODS, implementation
-from empty_migrate.codemods import _changelog_text as words
-from empty_migrate.codemods.base import Codemod, EvalTarget
-from empty_migrate.codemods.bump_task_version import scores_changed
+from empty_migrate.codemods.bump_task_version.rewrite import scores_changed
+from empty_migrate.codemods.changelog import text as words
+from empty_migrate.codemods.kit.base import Codemod, EvalTarget
+from empty_migrate.codemods.kit.declaration import Declaration
+from empty_migrate.entries.schema import EvalEntry
 from empty_migrate.registry.drift import eval_drift
-from empty_migrate.registry.loader import Registry
-from empty_migrate.registry.scan import EvalScan, Finding
-from empty_migrate.registry.schema import CodemodName, EvalEntry
-
-from .golden import GOLDEN
-from .test_bump_task_version import ENTRY
+from empty_migrate.registry.loader import Registry, check_entry
+from empty_migrate.source.scan import EvalScan, Finding
+from tests.codemods.golden import GOLDEN
+from tests.codemods.test_bump_task_version import ENTRY
 
 README = Path(__file__).parents[2] / "README.md"
 THROWAWAY = Declaration(
@@ -49,18 +47,18 @@ THROWAWAY = Declaration(
 def throwaway(monkeypatch):
     """The declarations with THROWAWAY added, and its module importable."""
     declarations = (*DECLARATIONS, THROWAWAY)
-    monkeypatch.setattr(codemod_declarations, "DECLARATIONS", declarations)
-    module = ModuleType("empty_migrate.codemods.throwaway")
+    monkeypatch.setattr(codemods, "DECLARATIONS", declarations)
+    implementation.cache_clear()
+    module = ModuleType("empty_migrate.codemods.throwaway.rewrite")
     module.Throwaway = type("Throwaway", (Codemod,), {"__module__": module.__name__})
     monkeypatch.setitem(sys.modules, module.__name__, module)
-    return THROWAWAY
+    yield THROWAWAY
+    implementation.cache_clear()
 
 
-def _target(codemods: list[str], changed_by: tuple[str, ...] = ()) -> EvalTarget:
-    entry = EvalEntry.model_validate(yaml.safe_load(ENTRY))
-    # the schema's literal is fixed at import, so the entry is built around it
-    entry = entry.model_copy(update={"codemods": codemods})
-    return EvalTarget("demo", entry, EvalScan("demo"), Path("."), "", changed_by)
+def _target(listed: list[str], changed_by: tuple[str, ...] = ()) -> EvalTarget:
+    entry = EvalEntry.model_validate(yaml.safe_load(ENTRY) | {"codemods": listed})
+    return eval_target("demo", entry, EvalScan("demo"), Path("."), "", changed_by)
 
 
 def test_readme_table_is_the_declarations(request):
@@ -77,6 +75,14 @@ def test_the_readme_table_shows_a_new_declaration(throwaway):
     assert "| `throwaway` | unsafe | Rewrites nothing |" in readme_table()
 
 
+def test_the_registry_accepts_a_new_codemod_and_names_unknown_ones(throwaway):
+    assert not list(check_entry(_target(["throwaway"]).entry))
+    problems = list(check_entry(_target(["throwaway", "throwawy"]).entry))
+    assert problems == [
+        (("codemods", 1), "unknown codemod 'throwawy'; did you mean 'throwaway'?")
+    ]
+
+
 def test_the_changelog_says_what_a_new_codemod_did(throwaway):
     lead = words.lead(_target(["throwaway"], changed_by=("throwaway",)))
     expected = "a throwaway clause for the scorer is and `route_empty_responses`"
@@ -89,31 +95,30 @@ def test_a_new_score_changing_codemod_bumps_the_version(throwaway):
 
 
 def test_a_new_codemod_importing_the_router_installs_it(throwaway):
-    install = CODEMODS["install_router"]
+    install = implementation("install_router")
     assert install.files(_target(["throwaway"]))
     assert not install.files(_target(["bump_task_version"]))
 
 
-def test_drift_names_findings_a_new_codemod_would_rewrite(throwaway):
+def test_drift_names_findings_a_new_codemod_would_rewrite(throwaway, tmp_path):
     scan = EvalScan("demo", dead_checks=[Finding("demo/scorer.py", 3, "x")])
-    target = _target(["replace_dead_check"])
-    registry = Registry(evals={"demo": target.entry}, files={})
+    (tmp_path / "demo.yaml").write_text(
+        ENTRY.replace("[wrap_router,", "[replace_dead_check, wrap_router,")
+    )
+    registry = Registry(tmp_path)
     kinds = [d.kind for d in eval_drift(registry, "demo", scan, Path("."))]
     assert "not covered by throwaway" in kinds
     assert "not covered by replace_dead_check" not in kinds
 
 
 def test_a_new_declaration_finds_its_implementation(throwaway):
-    codemod = implementation(throwaway)
+    codemod = implementation(throwaway.name)
     assert type(codemod).__name__ == "Throwaway"
     assert (codemod.name, codemod.changes_scores) == ("throwaway", True)
 
 
-def test_schema_and_pipeline_are_built_from_the_declarations():
-    names = [d.name for d in DECLARATIONS]
-    assert list(get_args(CodemodName)) == names
-    assert list(CODEMODS) == names
-    assert all(CODEMODS[d.name].declaration is d for d in DECLARATIONS)
+def test_each_declaration_is_its_rewrites_declaration():
+    assert all(implementation(d.name).declaration is d for d in DECLARATIONS)
 
 
 def test_every_codemod_has_one_golden_folder():

@@ -9,13 +9,12 @@ import types
 
 from inspect_ai.model import ModelOutput
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods import emit_policy_tests as emit
-from empty_migrate.policy import Outcome
+from empty_migrate.codemods import implementation
+from empty_migrate.codemods.emit_policy_tests import rewrite as emit
+from empty_migrate.runtime.policy import Outcome
 from empty_migrate.testing import provider_outputs
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
-
-from .golden import scorer_target
+from tests.codemods.golden import scorer_target
 
 REGISTRY = """\
 category: qa
@@ -61,7 +60,7 @@ def without_ids(output: ModelOutput) -> dict:
 
 def test_the_fixtures_module_holds_the_probe_itself():
     text = emit.fixtures_text()
-    probe = ast.parse(emit._source("empty_migrate.probe"))
+    probe = ast.parse(emit._source("empty_migrate.runtime.probe"))
     defined = {n.name for n in probe.body if hasattr(n, "name")}
     generated = {n.name for n in ast.parse(text).body if hasattr(n, "name")}
     assert defined <= generated
@@ -83,4 +82,4 @@ def test_a_change_in_the_fixture_library_changes_the_module(monkeypatch):
 
 def test_no_test_until_the_evals_scoring_is_migrated(tmp_path):
     target = scorer_target(tmp_path, "def demo_scorer():\n    pass\n", REGISTRY)
-    assert CODEMODS["emit_policy_tests"].files(target) == []
+    assert implementation("emit_policy_tests").files(target) == []

@@ -9,14 +9,13 @@ expectations change; it lists what it wrote.
 import libcst as cst
 import pytest
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import EvalTarget
-from empty_migrate.codemods.install_router import NOTE
+from empty_migrate.codemods import eval_target, implementation, names
+from empty_migrate.codemods.install_router.rewrite import NOTE
+from empty_migrate.pipeline.formatter import Formatter
+from empty_migrate.pipeline.runner import run_file
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.registry.scan import scan_eval
-from empty_migrate.runner import Formatter, run_file
-
-from .golden import (
+from empty_migrate.source.scan import scan_eval
+from tests.codemods.golden import (
     EVAL,
     GOLDEN,
     GoldenCase,
@@ -32,12 +31,12 @@ CASES = discover()
 def run_codemod(case: GoldenCase, repo) -> dict[str, str]:
     entry, problems = load_entry(case.registry)
     assert not problems, problems
-    codemod = CODEMODS[case.codemod]
+    codemod = implementation(case.codemod)
     # follow-up codemods act on what the code codemods changed: in a golden
     # case, that is every other codemod the case's registry entry lists
     listed = entry.codemods if isinstance(entry.codemods, list) else []
     changed_by = tuple(n for n in listed if n != codemod.name)
-    target = EvalTarget(
+    target = eval_target(
         EVAL, entry, scan_eval(repo, EVAL), repo, "2026-11-29", changed_by
     )
     outputs = {}
@@ -50,7 +49,7 @@ def run_codemod(case: GoldenCase, repo) -> dict[str, str]:
 
 
 def test_every_codemod_has_golden_cases():
-    assert {case.codemod for case in CASES} == set(CODEMODS)
+    assert {case.codemod for case in CASES} == set(names())
 
 
 def test_no_orphan_golden_files():

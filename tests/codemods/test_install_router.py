@@ -2,7 +2,7 @@
 
 The golden cases hold no copy of the router (see ``golden.GENERATED``): they
 compare what the codemod writes with ``router_text()``, so editing
-``empty_migrate.router`` changes no golden file.
+``empty_migrate.runtime.router`` changes no golden file.
 """
 
 import ast
@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 
-import empty_migrate.router
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import EvalTarget, Skip
-from empty_migrate.codemods.install_router import NOTE, router_text
+import empty_migrate.runtime.router
+from empty_migrate.codemods import eval_target, implementation
+from empty_migrate.codemods.install_router.rewrite import NOTE, router_text
+from empty_migrate.codemods.kit.base import Skip
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.registry.scan import EvalScan
+from empty_migrate.source.scan import EvalScan
+from tests.codemods.golden import GOLDEN
 
-from .golden import GOLDEN
-
-CODEMOD = CODEMODS["install_router"]
+CODEMOD = implementation("install_router")
 ROUTER = "src/inspect_evals/utils/empty_response.py"
 SCORERS = "src/inspect_evals/utils/scorers.py"
 CASE = GOLDEN / "install_router" / "already_installed"
@@ -29,7 +28,7 @@ CASE = GOLDEN / "install_router" / "already_installed"
 def target(tmp_path):
     entry, problems = load_entry(CASE / "registry.yaml")
     assert not problems, problems
-    return EvalTarget("demo", entry, EvalScan("demo"), tmp_path)
+    return eval_target("demo", entry, EvalScan("demo"), tmp_path)
 
 
 def test_router_text_is_the_package_source_with_the_policy_inlined():
@@ -43,10 +42,10 @@ def test_router_text_is_the_package_source_with_the_policy_inlined():
     assert not [name for name in imported if name.startswith("empty_migrate")]
     installed: dict = {}
     exec(compile(text, "empty_response.py", "exec"), installed)
-    assert installed["POLICY"] == empty_migrate.router.POLICY
-    exported = set(empty_migrate.router.__all__)
+    assert installed["POLICY"] == empty_migrate.runtime.router.POLICY
+    exported = set(empty_migrate.runtime.router.__all__)
     assert exported <= set(installed), exported - set(installed)
-    router = Path(empty_migrate.router.__file__).read_text(encoding="utf-8")
+    router = Path(empty_migrate.runtime.router.__file__).read_text(encoding="utf-8")
     for line in router.splitlines():
         if line.startswith(("def ", "class ")):
             assert line in text, line

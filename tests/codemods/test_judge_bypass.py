@@ -8,21 +8,20 @@ unchanged and reports why, so each skipped shape is checked here through
 import textwrap
 from pathlib import Path
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import EvalTarget
-from empty_migrate.registry.loader import load_entry
-from empty_migrate.registry.scan import scan_eval
-from empty_migrate.runner import (
+from empty_migrate.codemods import eval_target, implementation
+from empty_migrate.codemods.kit.base import EvalTarget
+from empty_migrate.pipeline.runner import (
     FileResult,
     Formatter,
     Workspace,
     migrate_eval,
     run_file,
 )
+from empty_migrate.registry.loader import load_entry
+from empty_migrate.source.scan import scan_eval
+from tests.codemods.golden import RUFF_CONFIG
 
-from .golden import RUFF_CONFIG
-
-JUDGE_BYPASS = CODEMODS["judge_bypass"]
+JUDGE_BYPASS = implementation("judge_bypass")
 MODULE = "src/inspect_evals/demo/scorer.py"
 
 REGISTRY = """\
@@ -66,7 +65,7 @@ def make_target(tmp_path: Path, module: str, **registry: str) -> EvalTarget:
     (tmp_path / "demo.yaml").write_text(REGISTRY.format(**values))
     entry, problems = load_entry(tmp_path / "demo.yaml")
     assert entry is not None and not problems, problems
-    return EvalTarget("demo", entry, scan_eval(repo, "demo"), repo, "2026-11-29")
+    return eval_target("demo", entry, scan_eval(repo, "demo"), repo, "2026-11-29")
 
 
 def run(target: EvalTarget) -> list[FileResult]:
@@ -376,22 +375,23 @@ def test_guarded_annotate_solver_never_calls_the_judge_on_a_non_answer(tmp_path)
     from inspect_ai.solver import generate
 
     from empty_migrate.testing.models import scripted_model
-
-    from ..conftest import OUTCOME_EXAMPLES
-    from .golden import GOLDEN, build_repo, discover
+    from tests.codemods.golden import GOLDEN, build_repo, discover
+    from tests.conftest import OUTCOME_EXAMPLES
 
     name = "annotate_solver_store_output"
     [case] = [c for c in discover() if c.id == f"judge_bypass/{name}"]
     repo = build_repo(case, tmp_path)
     entry, _ = load_entry(GOLDEN / "judge_bypass" / f"{name}.yaml")
-    target = EvalTarget("demo", entry, scan_eval(repo, "demo"), repo, "2026-11-29")
-    codemods = [CODEMODS["wrap_router"], JUDGE_BYPASS]
+    target = eval_target("demo", entry, scan_eval(repo, "demo"), repo, "2026-11-29")
+    codemods = [implementation("wrap_router"), JUDGE_BYPASS]
     migrated = migrate_eval(target, codemods, Workspace(repo), Formatter(repo))
     assert migrated.status == "rewritten", migrated.reason
     [file] = migrated.files
     module_path = tmp_path / "migrated_annotate.py"
     module_path.write_text(
-        file.after.replace("inspect_evals.utils.empty_response", "empty_migrate.router")
+        file.after.replace(
+            "inspect_evals.utils.empty_response", "empty_migrate.runtime.router"
+        )
     )
     namespace: dict = {}
     exec(compile(module_path.read_text(), str(module_path), "exec"), namespace)

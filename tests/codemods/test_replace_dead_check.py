@@ -4,12 +4,11 @@ import textwrap
 
 import pytest
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import EvalTarget, Skip
+from empty_migrate.codemods import implementation
+from empty_migrate.codemods.kit.base import EvalTarget, Skip
+from tests.codemods.golden import GOLDEN, SCORER_PATH, scorer_target
 
-from .golden import GOLDEN, SCORER_PATH, scorer_target
-
-CODEMOD = CODEMODS["replace_dead_check"]
+CODEMOD = implementation("replace_dead_check")
 
 
 def _target(tmp_path, source: str) -> EvalTarget:

@@ -8,12 +8,11 @@ import textwrap
 
 import pytest
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import Skip
+from empty_migrate.codemods import implementation
+from empty_migrate.codemods.kit.base import Skip
+from tests.codemods.golden import SCORER_PATH, scorer_target
 
-from .golden import SCORER_PATH, scorer_target
-
-CODEMOD = CODEMODS["replace_preset"]
+CODEMOD = implementation("replace_preset")
 
 REGISTRY = """\
 category: model_graded

@@ -2,12 +2,11 @@
 
 import pytest
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import Skip
+from empty_migrate.codemods import implementation
+from empty_migrate.codemods.kit.base import Skip
+from tests.codemods.golden import scorer_target
 
-from .golden import scorer_target
-
-CODEMOD = CODEMODS["update_tests"]
+CODEMOD = implementation("update_tests")
 TEST = "tests/demo/test_scorer.py"
 SOURCE = "def demo_scorer():\n    pass\n"
 REGISTRY = """\

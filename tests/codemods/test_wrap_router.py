@@ -5,12 +5,11 @@ import textwrap
 
 import pytest
 
-from empty_migrate.codemods import CODEMODS
-from empty_migrate.codemods.base import Skip
+from empty_migrate.codemods import implementation
+from empty_migrate.codemods.kit.base import Skip
+from tests.codemods.golden import SCORER_PATH, scorer_target
 
-from .golden import SCORER_PATH, scorer_target
-
-CODEMOD = CODEMODS["wrap_router"]
+CODEMOD = implementation("wrap_router")
 
 REGISTRY = """\
 category: qa

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.cli import main
-from empty_migrate.corpus import resolve_target
-from empty_migrate.target_tests import TargetEnvironment
+from empty_migrate.cli.main import main
+from empty_migrate.target.corpus import resolve_target
+from empty_migrate.target.own_tests import TargetEnvironment
 
 PINNED = "pypi:inspect-evals==0.26.0"
 TODAY = "2026-11-29"

@@ -18,12 +18,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from empty_migrate.branches import module_paths
-from empty_migrate.cli import main
-from empty_migrate.git_repo import GitRepo
-from empty_migrate.target_tests import Comparison, folders_of_tests, run_tests
-
-from .conftest import TODAY, ruff
+from empty_migrate.cli.main import main
+from empty_migrate.delivery.branches import module_paths
+from empty_migrate.delivery.git import GitRepo
+from empty_migrate.target.own_tests import Comparison, folders_of_tests, run_tests
+from tests.corpus.conftest import TODAY, ruff
 
 pytestmark = pytest.mark.corpus
 

@@ -8,7 +8,7 @@ edited or dropped chunk takes its own comments and no one else's.
 import libcst as cst
 import pytest
 
-from empty_migrate.codemods._chunks import Chunks
+from empty_migrate.codemods.kit.chunks import Chunks
 
 pytestmark = pytest.mark.corpus
 

@@ -14,9 +14,8 @@ import shutil
 
 import pytest
 
-from empty_migrate.cli import main
-
-from .conftest import TODAY, run_json
+from empty_migrate.cli.main import main
+from tests.corpus.conftest import TODAY, run_json
 
 pytestmark = pytest.mark.corpus
 

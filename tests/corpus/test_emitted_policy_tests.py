@@ -13,9 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.codemods.emit_policy_tests import FIXTURES_PATH, policy_test_path
+from empty_migrate.codemods.emit_policy_tests.rewrite import (
+    FIXTURES_PATH,
+    policy_test_path,
+)
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.target_tests import run_tests
+from empty_migrate.target.own_tests import run_tests
 
 pytestmark = pytest.mark.corpus
 

@@ -5,12 +5,11 @@ import ast
 import libcst as cst
 import pytest
 
-from empty_migrate.cli import main
+from empty_migrate.cli.main import main
+from empty_migrate.entries.schema import resolve
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.registry.scan import scan_repo
-from empty_migrate.registry.schema import resolve
-
-from .conftest import ruff, run_json
+from empty_migrate.source.scan import scan_repo
+from tests.corpus.conftest import ruff, run_json
 
 pytestmark = pytest.mark.corpus
 

@@ -5,11 +5,11 @@ import os
 import pytest
 from git import Repo
 
-from empty_migrate.cli import main
-from empty_migrate.corpus import CorpusError, resolve_target
+from empty_migrate.cli.main import main
 from empty_migrate.registry.drift import helper_drift
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.registry.scan import eval_package_names, scan_eval
+from empty_migrate.source.scan import eval_package_names, scan_eval
+from empty_migrate.target.corpus import CorpusError, resolve_target
 
 pytestmark = pytest.mark.corpus
 

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.codemods.install_router import router_text
-
-from .conftest import ruff
+from empty_migrate.codemods.install_router.rewrite import router_text
+from tests.corpus.conftest import ruff
 
 pytestmark = pytest.mark.corpus
 

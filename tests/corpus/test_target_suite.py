@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.target_tests import (
+from empty_migrate.target.own_tests import (
     OFFLINE,
     Comparison,
     folders_for,

@@ -15,12 +15,12 @@ from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
-from empty_migrate import probe
-from empty_migrate.codemod_declarations import DECLARATIONS
-from empty_migrate.policy import Outcome, Route, route_for
-from empty_migrate.probe import is_nan
+from empty_migrate.codemods import DECLARATIONS
+from empty_migrate.entries.schema import resolve
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.registry.schema import resolve
+from empty_migrate.runtime import probe
+from empty_migrate.runtime.policy import Outcome, Route, route_for
+from empty_migrate.runtime.probe import is_nan
 from empty_migrate.testing.models import RecordingGrader, scripted_model
 from empty_migrate.testing.provider_outputs import provider_output
 

@@ -23,11 +23,15 @@ from typing import Any
 
 from inspect_ai.scorer import Scorer
 
-from empty_migrate.policy import Outcome
+from empty_migrate.runtime.policy import Outcome
 from empty_migrate.testing.offline import network_closed
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
-
-from .constructs import build_scorer, routed_constructs, run_scripted, short
+from tests.in_target.constructs import (
+    build_scorer,
+    routed_constructs,
+    run_scripted,
+    short,
+)
 
 ANSWERS = [f.name for f in PROVIDER_OUTPUTS if f.expected == Outcome.ANSWERED]
 

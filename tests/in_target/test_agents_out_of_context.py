@@ -13,8 +13,7 @@ from inspect_ai.scorer import INCORRECT
 
 from empty_migrate.testing.provider_outputs import provider_output
 from empty_migrate.testing.tools import add
-
-from .conftest import run_eval
+from tests.in_target.conftest import run_eval
 
 
 def test_gaia_scores_an_agent_that_ran_out_of_context(tmp_path):

@@ -13,11 +13,10 @@ import math
 import pytest
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from empty_migrate.policy import Category, Outcome, Route, route_for
+from empty_migrate.runtime.policy import Category, Outcome, Route, route_for
 from empty_migrate.testing.models import RecordingGrader
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
-
-from .conftest import run_eval
+from tests.in_target.conftest import run_eval
 
 SAMPLE = Sample(
     id="1",

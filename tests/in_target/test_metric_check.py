@@ -22,14 +22,13 @@ from inspect_ai import Epochs, Task
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelOutput
 
-from empty_migrate.policy import Outcome, Route
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.router import classify
+from empty_migrate.runtime.policy import Outcome, Route
+from empty_migrate.runtime.router import classify
 from empty_migrate.testing.models import RecordingGrader, scripted_model
 from empty_migrate.testing.offline import network_closed
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
-
-from .constructs import (
+from tests.in_target.constructs import (
     ROUTERS_OWN_ERRORS,
     check_routed_score,
     is_routed,

@@ -15,12 +15,11 @@ check cannot invent, or a judge it cannot reach) is skipped with the reason.
 
 import pytest
 
-from empty_migrate.output_locations import seen_through
-from empty_migrate.policy import Outcome, Route
+from empty_migrate.entries.output_locations import seen_through
+from empty_migrate.runtime.policy import Outcome, Route
 from empty_migrate.testing.offline import network_closed
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS, provider_output
-
-from .constructs import (
+from tests.in_target.constructs import (
     ROUTERS_OWN_ERRORS,
     build_scorer,
     check_routed_score,

@@ -12,7 +12,7 @@ import pytest
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ModelOutput
 
-from empty_migrate.probe import (
+from empty_migrate.runtime.probe import (
     assert_reaches_scorer,
     recording_judge,
     score_output,

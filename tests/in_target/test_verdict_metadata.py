@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import INCORRECT, SampleScore, Target
 
-from empty_migrate.probe import task_state
+from empty_migrate.runtime.probe import task_state
 from empty_migrate.testing.provider_outputs import provider_output
 
 EMPTY = "openai_chat_whitespace_only"

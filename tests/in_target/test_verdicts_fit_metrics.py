@@ -23,11 +23,10 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 from inspect_ai.util import registry_info
 
-from empty_migrate.probe import task_state
+from empty_migrate.runtime.probe import task_state
 from empty_migrate.testing.models import RecordingGrader
 from empty_migrate.testing.provider_outputs import provider_output
-
-from .conftest import run_eval
+from tests.in_target.conftest import run_eval
 
 EMPTY = "openai_chat_whitespace_only"
 REFUSED = "openai_chat_refusal_field"

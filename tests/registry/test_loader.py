@@ -4,9 +4,9 @@ import textwrap
 
 import pytest
 
-from empty_migrate.cli import main
+from empty_migrate.cli.main import main
+from empty_migrate.entries.schema import resolve
 from empty_migrate.registry.loader import RegistryError, load_entry, load_registry
-from empty_migrate.registry.schema import resolve
 
 VALID = """\
 category: safety
@@ -129,7 +129,11 @@ def test_none_needs_a_reason(tmp_path):
 
 def test_unknown_codemod(tmp_path):
     found = problems(tmp_path, VALID.replace("wrap_router", "wrap_routr"))
-    assert any(":8: codemods[1]: Input should be" in p for p in found)
+    assert any(
+        ":8: codemods[1]: unknown codemod 'wrap_routr'; did you mean 'wrap_router'?"
+        in p
+        for p in found
+    )
 
 
 def test_yaml_syntax_error(tmp_path):
@@ -198,15 +202,6 @@ def test_list_table_aligns_long_values(tmp_path, capsys):
     header, row, total = capsys.readouterr().out.splitlines()
     assert row.index("replace_preset") == header.index("codemods")
     assert "per_sample:label" in row and total == "1 evals"
-
-
-def test_schema_names_exactly_the_codemods_that_exist():
-    from typing import get_args
-
-    from empty_migrate.codemods import CODEMODS
-    from empty_migrate.registry.schema import CodemodName
-
-    assert list(get_args(CodemodName)) == list(CODEMODS)
 
 
 def test_test_updates_need_the_update_tests_codemod(tmp_path):

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from empty_migrate import codemod_declarations
-from empty_migrate.registry.flow import FlowCheck
+from empty_migrate import codemods
+from empty_migrate.entries.schema import EvalEntry, VerdictExpression, resolve
 from empty_migrate.registry.loader import Registry
-from empty_migrate.registry.scan import PACKAGE_ROOT, EvalScan
-from empty_migrate.registry.schema import EvalEntry, VerdictExpression, resolve
-from empty_migrate.syntax import (
+from empty_migrate.source.flow import FlowCheck
+from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan
+from empty_migrate.source.syntax import (
     Function,
     definition_names,
     local_name,
@@ -152,7 +152,7 @@ def eval_drift(
     registry: Registry, name: str, scan: EvalScan, repo: Path
 ) -> Iterator[Drift]:
     """What differs between one eval's registry entry and its scanned package."""
-    entry = registry.evals[name]
+    entry = registry.get(name)
     for scorer in entry.scorers:
         problem = _reference_problem(scorer.name, scorer.file, scan, repo)
         if problem:
@@ -182,7 +182,7 @@ def _uncovered(
     """
     if not isinstance(entry.codemods, list):
         return
-    for declaration in codemod_declarations.DECLARATIONS:
+    for declaration in codemods.DECLARATIONS:
         findings = getattr(scan, declaration.finds) if declaration.finds else []
         findings = [f for f in findings if not _in_helper(entry, f.file, f.line, repo)]
         if findings and declaration.name not in entry.codemods:

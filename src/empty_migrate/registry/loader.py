@@ -6,15 +6,15 @@ validates the structure, and the checks below validate what the structure
 cannot say (inheritance, cross-references, citations).
 """
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
-from empty_migrate.registry.schema import FILE_LINE, EvalEntry, resolve
+from empty_migrate import codemods
+from empty_migrate.entries.schema import FILE_LINE, EvalEntry, resolve
 
 EVALS_DIR = Path(__file__).parent / "evals"
 
@@ -29,18 +29,68 @@ class RegistryError(Exception):
         self.problems = problems
 
 
-@dataclass(frozen=True)
 class Registry:
-    """Every registered eval, by name, with the file each came from."""
+    """Every registered eval, by name; each entry is loaded when first asked for.
 
-    evals: dict[str, EvalEntry]
-    files: dict[str, Path]
+    A run reads only the entries it uses: a one-eval migration loads that
+    eval's file, nothing else. `check` validates entries up front, so that a
+    run reports every problem of the entries it will use before doing
+    anything; `load_registry` checks all of them.
+    """
+
+    def __init__(self, directory: Path = EVALS_DIR) -> None:
+        self.directory = directory
+        self.files: dict[str, Path] = {
+            path.stem: path for path in sorted(directory.glob("*.yaml"))
+        }
+        """Each eval's registry file, by eval name."""
+        self._entries: dict[str, EvalEntry] = {}
+
+    @property
+    def names(self) -> list[str]:
+        """Every registered eval's name, sorted."""
+        return list(self.files)
+
+    @property
+    def evals(self) -> dict[str, EvalEntry]:
+        """Every entry, by name.
+
+        Raises:
+            RegistryError: With every problem of every entry.
+        """
+        self.check()
+        return {name: self._entries[name] for name in self.files}
 
     def get(self, name: str) -> EvalEntry:
-        """The entry of one eval; `KeyError` names close matches."""
-        if name not in self.evals:
-            raise KeyError(unknown_name_message("eval", name, self.evals))
-        return self.evals[name]
+        """The entry of one eval.
+
+        Raises:
+            KeyError: If no eval has that name; the message names close matches.
+            RegistryError: If its file has problems, with every one of them.
+        """
+        if name not in self.files:
+            raise KeyError(unknown_name_message("eval", name, self.files))
+        if name not in self._entries:
+            self.check([name])
+        return self._entries[name]
+
+    def check(self, names: Iterable[str] | None = None) -> None:
+        """Load and validate the named entries (all if None), once each.
+
+        Raises:
+            RegistryError: With every problem in every one of those files,
+                each as ``file:line: key: problem``.
+        """
+        problems: list[str] = []
+        for name in self.names if names is None else names:
+            if name in self._entries:
+                continue
+            entry, found = load_entry(self.files[name])
+            problems += found
+            if entry is not None and not found:
+                self._entries[name] = entry
+        if problems:
+            raise RegistryError(problems)
 
 
 def unknown_name_message(kind: str, name: str, known: Any) -> str:
@@ -58,24 +108,15 @@ marks), else PyYAML's."""
 
 
 def load_registry(directory: Path = EVALS_DIR) -> Registry:
-    """Load every ``<eval>.yaml`` in `directory`.
+    """Load and validate every ``<eval>.yaml`` in `directory`.
 
     Raises:
         RegistryError: With every problem in every file, each as
             ``file:line: key: problem``.
     """
-    evals: dict[str, EvalEntry] = {}
-    files: dict[str, Path] = {}
-    problems: list[str] = []
-    for path in sorted(directory.glob("*.yaml")):
-        entry, found = load_entry(path)
-        problems += found
-        if entry is not None:
-            evals[path.stem] = entry
-            files[path.stem] = path
-    if problems:
-        raise RegistryError(problems)
-    return Registry(evals, files)
+    registry = Registry(directory)
+    registry.check()
+    return registry
 
 
 def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
@@ -145,6 +186,12 @@ def check_entry(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
         yield ("today",), "must cite the code as file:line"
     if isinstance(entry.codemods, str) and not entry.codemods_reason:
         yield ("codemods",), f"{entry.codemods!r} needs a codemods_reason"
+    known = codemods.names()
+    for i, name in enumerate(
+        entry.codemods if isinstance(entry.codemods, list) else []
+    ):
+        if name not in known:
+            yield ("codemods", i), unknown_name_message("codemod", name, known)
     updates_tests = (
         isinstance(entry.codemods, list) and "update_tests" in entry.codemods
     )

@@ -5,7 +5,7 @@ the judge calls and empty checks are); a person fills in the rest from reading
 the code. Placeholders are ``TODO``, which validation rejects.
 """
 
-from empty_migrate.registry.scan import EvalScan
+from empty_migrate.source.scan import EvalScan
 
 
 def scaffold(scan: EvalScan) -> str:

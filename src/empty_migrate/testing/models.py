@@ -10,7 +10,7 @@ from inspect_ai.model import (
     get_model,
 )
 
-from empty_migrate.probe import RecordingJudge
+from empty_migrate.runtime.probe import RecordingJudge
 
 
 def scripted_model(
@@ -56,4 +56,4 @@ def _with_usage(output: ModelOutput) -> ModelOutput:
 
 
 RecordingGrader = RecordingJudge
-"""A ``mockllm/model`` grader that records every prompt (`empty_migrate.probe`)."""
+"""A ``mockllm/model`` grader that records every prompt (see `probe.RecordingJudge`)."""

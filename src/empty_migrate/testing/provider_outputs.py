@@ -57,7 +57,7 @@ from inspect_ai.model._reasoning import parse_content_with_reasoning
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolCall
 
-from empty_migrate.policy import Outcome
+from empty_migrate.runtime.policy import Outcome
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -1,0 +1,670 @@
+"""What the migration means on a user's own eval log.
+
+For every non-answer sample of an Inspect log: the score recorded today beside
+the one the migrated scorer would give, and every metric as reported beside
+the metric with those samples re-routed. The router itself is run, over a
+scorer that replays the recorded score, so answered samples keep their scores
+and no model or judge is called. The metrics are recomputed by inspect_ai
+(`recompute_metrics`) from the log's own metric definitions and epoch reducer.
+"""
+
+import asyncio
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from inspect_ai._util.registry import registry_lookup
+from inspect_ai.log import (
+    EvalError,
+    EvalLog,
+    EvalResults,
+    EvalSample,
+    recompute_metrics,
+)
+from inspect_ai.log._log import EvalMetricDefinition
+from inspect_ai.model import ChatMessageTool, ModelName
+from inspect_ai.scorer import Score, Scorer, Target, value_to_float
+from inspect_ai.solver import TaskState
+
+from empty_migrate.audit.outcomes import SampleOutcome, classify_sample, read_log
+from empty_migrate.entries.output_locations import locator
+from empty_migrate.entries.schema import (
+    EvalEntry,
+    Resolved,
+    ScorerEntry,
+    VerdictExpression,
+    resolve,
+)
+from empty_migrate.registry.loader import Registry, load_registry
+from empty_migrate.runtime.policy import Outcome, Route, route_for
+from empty_migrate.runtime.router import (
+    NonAnswerError,
+    classify_outputs,
+    located_outputs,
+    route_empty_responses,
+)
+
+
+class AuditLogError(Exception):
+    """The log cannot be audited against the eval: one line says why."""
+
+
+@dataclass(frozen=True)
+class ScoreMatch:
+    """The registry scorer a score name of the log stands for.
+
+    Attributes:
+        score: The score name in the log.
+        scorer: The registry scorer's name.
+        assumed: Why it was assumed, when the names differ.
+    """
+
+    score: str
+    scorer: str
+    assumed: str | None = None
+
+
+@dataclass(frozen=True)
+class Rerouted:
+    """One non-answer sample epoch under one scorer: recorded and migrated.
+
+    Attributes:
+        sample: The sample epoch's classified output.
+        score: The score name in the log.
+        route: The route the migrated scorer takes.
+        recorded: The score in the log.
+        migrated: The score the migrated scorer gives; None if it raises.
+        raised: The error the migrated scorer raises, by class name.
+        needs_code: For a verdict only the eval's code can give, what it means.
+    """
+
+    sample: SampleOutcome
+    score: str
+    route: Route
+    recorded: Score
+    migrated: Score | None = None
+    raised: str | None = None
+    needs_code: str | None = None
+
+
+@dataclass(frozen=True)
+class MetricChange:
+    """One metric as reported, and as it would be after the migration.
+
+    Attributes:
+        score: The score name of the result (a dict metric's key for those).
+        metric: The metric's name.
+        reducer: The epoch reducer, when the log names one.
+        before: The reported value.
+        after: The recomputed value; None when not recomputed.
+        not_recomputed: Why it was not recomputed.
+    """
+
+    score: str
+    metric: str
+    reducer: str | None
+    before: float | None
+    after: float | None
+    not_recomputed: str | None = None
+
+
+@dataclass(frozen=True)
+class NonAnswerShare:
+    """How much of one scorer's reported number is made of non-answers.
+
+    Every count is of sample epochs: ``samples`` those the log scored,
+    ``non_answers`` those of them that are non-answers, ``wrong_today`` those
+    recorded as a value that reads as 0, ``unscored`` and ``raised`` those the
+    migration leaves unscored or makes errors.
+    """
+
+    score: str
+    samples: int
+    non_answers: int
+    wrong_today: int
+    unscored: int
+    raised: int
+
+
+@dataclass(frozen=True)
+class LogAudit:
+    """The audit of one log against one registered eval.
+
+    ``samples`` counts the dataset's samples, each run ``epochs`` times.
+    """
+
+    log: str
+    eval: str
+    task: str
+    category: str
+    samples: int
+    epochs: int
+    matches: list[ScoreMatch]
+    rows: list[Rerouted]
+    metrics: list[MetricChange]
+    shares: list[NonAnswerShare]
+
+
+def audit_log(
+    log_path: str | Path, eval_name: str, registry: Registry | None = None
+) -> LogAudit:
+    """Audit the non-answers of one Inspect log against one registered eval.
+
+    Args:
+        log_path: A ``.eval`` or ``.json`` log written by ``inspect eval``.
+        eval_name: The registry eval the log is a run of.
+        registry: The registry; the packaged one by default.
+
+    Returns:
+        The rows, the metrics before and after, and the non-answer shares.
+
+    Raises:
+        AuditLogError: Unknown eval, a log of another task, or a score name
+            that matches no registry scorer.
+        LogReadError: If the file is not a readable Inspect log.
+    """
+    entry = _entry(registry or load_registry(), eval_name)
+    log = read_log(log_path, resolve_attachments=True)
+    task = _task_of(log, entry, eval_name)
+    matches = match_scores(_score_names(log), entry, task, eval_name)
+    scorers = {s.name: s for s in entry.scorers}
+    settings = {m.score: resolve(entry, task, scorers[m.scorer]) for m in matches}
+    rows = asyncio.run(_reroute(str(log_path), log, settings))
+    after, not_recomputed = recomputed(migrated_log(log, rows))
+    return LogAudit(
+        log=str(log_path),
+        eval=eval_name,
+        task=task,
+        category=entry.category,
+        samples=len({s.id for s in log.samples or []}),
+        epochs=log.eval.config.epochs or 1,
+        matches=matches,
+        rows=rows,
+        metrics=metric_changes(log.results, after, not_recomputed, rows),
+        shares=[_share(log, m.score, rows) for m in matches],
+    )
+
+
+def _entry(registry: Registry, eval_name: str) -> EvalEntry:
+    try:
+        entry = registry.get(eval_name)
+    except KeyError as error:
+        raise AuditLogError(error.args[0]) from None
+    if not isinstance(entry.codemods, list):
+        raise AuditLogError(
+            f"{eval_name} is not migrated (codemods: {entry.codemods}); "
+            "its scores would not change"
+        )
+    return entry
+
+
+def _task_of(log: EvalLog, entry: EvalEntry, eval_name: str) -> str:
+    # a task run from the installed package is recorded as inspect_evals/<task>
+    task = log.eval.task.rpartition("/")[2]
+    known = list(entry.tasks) or [eval_name]
+    if task not in known:
+        raise AuditLogError(
+            f"the log is a run of task {log.eval.task!r}, not of {eval_name} "
+            f"(its tasks: {', '.join(known)})"
+        )
+    return task
+
+
+def _score_names(log: EvalLog) -> list[str]:
+    if log.eval.scorers:
+        return [s.name for s in log.eval.scorers]
+    names = (name for s in log.samples or [] for name in (s.scores or {}))
+    return list(dict.fromkeys(names))
+
+
+def match_scores(
+    names: Sequence[str], entry: EvalEntry, task: str, eval_name: str
+) -> list[ScoreMatch]:
+    """Match each score name of a log to a routed registry scorer of its task.
+
+    A name matches a scorer of the same name. Otherwise, when the task has
+    exactly one routed scorer, that one is assumed (a ``task_scorer`` entry is
+    named for its task function, not for the scorer the log records).
+
+    Raises:
+        AuditLogError: If a name matches nothing and no scorer can be assumed.
+    """
+    routed = [
+        s
+        for s in entry.scorers
+        if s.rewrite and (s.tasks is None or task in s.tasks)
+        if resolve(entry, task, s).output != "none"
+    ]
+    by_name = {s.name: s for s in routed}
+    return [_match(name, by_name, task, eval_name) for name in names]
+
+
+def _match(
+    name: str, by_name: dict[str, ScorerEntry], task: str, eval_name: str
+) -> ScoreMatch:
+    if name in by_name:
+        return ScoreMatch(name, name)
+    if len(by_name) == 1:
+        [only] = by_name
+        why = f"no registry scorer is named {name!r}; {only!r} is the only routed "
+        return ScoreMatch(name, only, why + f"scorer of task {task}")
+    known = ", ".join(by_name) or "none"
+    raise AuditLogError(
+        f"score {name!r} in the log matches no routed scorer of {eval_name} "
+        f"task {task} (routed scorers: {known})"
+    )
+
+
+async def _reroute(
+    log_name: str, log: EvalLog, settings: dict[str, Resolved]
+) -> list[Rerouted]:
+    rows: list[Rerouted] = []
+    for sample in log.samples or []:
+        # a sample that errored was never scored: the migration cannot change it
+        if sample.error is None:
+            rows += await _reroute_sample(log_name, log, sample, settings)
+    return rows
+
+
+async def _reroute_sample(
+    log_name: str, log: EvalLog, sample: EvalSample, settings: dict[str, Resolved]
+) -> list[Rerouted]:
+    rows = []
+    state = _task_state(log, sample)
+    for name, resolved in settings.items():
+        recorded = (sample.scores or {}).get(name)
+        outputs = located_outputs(locator(resolved.output)(state))
+        # the router leaves a sample with no recorded output to the scorer, and
+        # one answered in any of several outputs (classify_outputs)
+        if recorded is None or not outputs:
+            continue
+        if classify_outputs(outputs).outcome == Outcome.ANSWERED:
+            continue
+        found = classify_sample(log_name, sample, outputs[-1])
+        if found.outcome != Outcome.ANSWERED:
+            rows.append(await _rerouted(found, name, recorded, resolved, state))
+    return rows
+
+
+def _task_state(log: EvalLog, sample: EvalSample) -> TaskState:
+    return TaskState(
+        model=ModelName(log.eval.model),
+        sample_id=sample.id,
+        epoch=sample.epoch,
+        input=sample.input,
+        messages=sample.messages,
+        target=Target(sample.target),
+        choices=sample.choices,
+        output=sample.output,
+        completed=True,
+        metadata=sample.metadata,
+        store=sample.store,
+    )
+
+
+class _VerdictNeedsCode(Exception):
+    def __init__(self, verdict: VerdictExpression) -> None:
+        super().__init__(verdict.meaning)
+        self.meaning = verdict.meaning
+
+
+async def _rerouted(
+    found: SampleOutcome,
+    name: str,
+    recorded: Score,
+    settings: Resolved,
+    state: TaskState,
+) -> Rerouted:
+    overrides = {o.outcome: o.route for o in settings.overrides}
+    ran_tools = any(isinstance(m, ChatMessageTool) for m in state.messages)
+    route = route_for(
+        settings.category, found.outcome, overrides, after_trajectory=ran_tools
+    )
+    row = Rerouted(found, name, route, recorded)
+    try:
+        score = await _routed(recorded, settings)(state, state.target)
+    except NonAnswerError as error:
+        return replace(row, raised=type(error).__name__)
+    except _VerdictNeedsCode as error:
+        return replace(row, needs_code=error.meaning)
+    return replace(row, migrated=score)
+
+
+def _routed(recorded: Score, settings: Resolved) -> Scorer:
+    async def replay(state: TaskState, target: Target) -> Score:
+        return recorded.model_copy(deep=True)
+
+    verdicts = {
+        key: _verdict(value)
+        for key in ("refusal_verdict", "no_answer_verdict")
+        if (value := getattr(settings, key)) is not None
+    }
+    return route_empty_responses(
+        replay,
+        category=settings.category,
+        output=locator(settings.output),
+        overrides={o.outcome: o.route for o in settings.overrides},
+        copy_metadata=settings.copy_metadata,
+        verdict_metadata=_verdict(settings.verdict_metadata),
+        **verdicts,
+    )
+
+
+def _verdict(value: Any) -> Any:
+    if not isinstance(value, VerdictExpression):
+        return value
+
+    def needs_code(state: TaskState, target: Target) -> Any:
+        raise _VerdictNeedsCode(value)
+
+    return needs_code
+
+
+def migrated_log(log: EvalLog, rows: Iterable[Rerouted]) -> EvalLog:
+    """A copy of the log with every non-answer re-routed as the migration would.
+
+    A verdict or unscored score replaces the recorded one. A raise makes the
+    whole sample epoch an error, with no scores, as a raising scorer does.
+    """
+    migrated = log.model_copy(deep=True)
+    samples = {(s.id, s.epoch): s for s in migrated.samples or []}
+    for row in rows:
+        sample = samples[(row.sample.sample_id, row.sample.epoch)]
+        if row.raised:
+            sample.scores = None
+            sample.error = EvalError(
+                message=f"{row.raised}: {row.sample.outcome} ({row.sample.signal})",
+                traceback="",
+                traceback_ansi="",
+            )
+        elif row.migrated is not None and sample.scores is not None:
+            sample.scores[row.score] = row.migrated
+    return migrated
+
+
+def recomputed(log: EvalLog) -> tuple[EvalResults | None, dict[str, str]]:
+    """Recompute a log's metrics with its own definitions and epoch reducer.
+
+    Metrics that are not registered in this environment (an eval's own metric
+    without the eval installed) are left out, each with the reason.
+
+    Returns:
+        The new results (None if nothing could be recomputed), and the reason
+        per metric name (unqualified, as results name them) left out.
+    """
+    missing = _drop_unregistered_metrics(log)
+    try:
+        recompute_metrics(log)
+    except Exception as error:
+        reason = f"recomputing failed: {_first_line(error)}"
+        return None, {"*": reason}
+    return log.results, missing
+
+
+def _drop_unregistered_metrics(log: EvalLog) -> dict[str, str]:
+    missing: dict[str, str] = {}
+
+    def keep(definitions: list[Any]) -> list[Any]:
+        kept = []
+        for item in definitions:
+            if isinstance(item, dict):
+                kept.append({key: keep(group) for key, group in item.items()})
+            elif registry_lookup("metric", item.name) is not None:
+                kept.append(item)
+            else:
+                missing[item.name.rpartition("/")[2]] = _unregistered(item)
+        return kept
+
+    for scorer in log.eval.scorers or []:
+        scorer.metrics = _kept(scorer.metrics, keep)
+    log.eval.metrics = _kept(log.eval.metrics, keep) if log.eval.metrics else None
+    return missing
+
+
+def _kept(metrics: Any, keep: Callable[[list[Any]], list[Any]]) -> Any:
+    if isinstance(metrics, dict):
+        return {key: keep(group) for key, group in metrics.items()}
+    return keep(list(metrics or []))
+
+
+def _unregistered(definition: EvalMetricDefinition) -> str:
+    package, slash, _ = definition.name.partition("/")
+    where = (
+        f"install {package} here to recompute it"
+        if slash
+        else "it is defined in the task's own file, which audit does not run"
+    )
+    return f"metric {definition.name!r} is not registered: {where}"
+
+
+def metric_changes(
+    before: EvalResults | None,
+    after: EvalResults | None,
+    not_recomputed: dict[str, str],
+    rows: Sequence[Rerouted],
+) -> list[MetricChange]:
+    """Pair every reported metric with its recomputed value, or the reason not."""
+    needs_code = {r.score: r.needs_code for r in rows if r.needs_code}
+    recomputed_values = {
+        (s.name, s.reducer, m): metric.value
+        for s in (after.scores if after else [])
+        for m, metric in s.metrics.items()
+    }
+    changes = []
+    for score in before.scores if before else []:
+        for name, metric in score.metrics.items():
+            key = (score.name, score.reducer, name)
+            reason = _why_not(score.scorer, name, not_recomputed, needs_code)
+            value = None if reason else recomputed_values.get(key)
+            if reason is None and value is None:
+                reason = "absent from the recomputed results"
+            changes.append(
+                MetricChange(
+                    score.name, name, score.reducer, metric.value, value, reason
+                )
+            )
+    return changes
+
+
+def _why_not(
+    scorer: str, metric: str, not_recomputed: dict[str, str], needs_code: dict
+) -> str | None:
+    if scorer in needs_code:
+        return f"a verdict needs the eval's code: {needs_code[scorer]}"
+    return not_recomputed.get(metric) or not_recomputed.get("*")
+
+
+def _share(log: EvalLog, score: str, rows: Sequence[Rerouted]) -> NonAnswerShare:
+    mine = [r for r in rows if r.score == score]
+    return NonAnswerShare(
+        score=score,
+        samples=sum(1 for s in log.samples or [] if score in (s.scores or {})),
+        non_answers=len(mine),
+        wrong_today=sum(1 for r in mine if _reads_as_zero(r.recorded.value)),
+        unscored=sum(1 for r in mine if r.route == Route.UNSCORED),
+        raised=sum(1 for r in mine if r.raised),
+    )
+
+
+def _reads_as_zero(value: Any) -> bool:
+    if isinstance(value, dict | list):
+        return False
+    number = value_to_float()(value)
+    return not math.isnan(number) and number == 0
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+# Rendering
+
+
+def render_text(audit: LogAudit) -> str:
+    """The audit as a report for a terminal: matches, rows, then metrics."""
+    epochs = f" × {audit.epochs} epochs" if audit.epochs > 1 else ""
+    unit = _unit(audit.epochs)
+    lines = [
+        f"log {audit.log}",
+        f"eval {audit.eval} (category {audit.category}), task {audit.task}: "
+        f"{audit.samples} samples{epochs}",
+        *(_match_line(m) for m in audit.matches),
+        "",
+        f"non-answers: {len({_key(r) for r in audit.rows})} of "
+        f"{audit.samples * audit.epochs} {unit}",
+    ]
+    if audit.rows:
+        lines += _aligned(
+            [("sample", "epoch", "outcome", "signal", "score", "recorded", "migrated")]
+            + [_row_cells(r) for r in audit.rows]
+        )
+    lines += ["", "metrics (reported → migrated):"]
+    shares = {s.score: s for s in audit.shares}
+    metrics = [_metric_cells(m, shares, unit) for m in audit.metrics]
+    lines += _aligned(metrics) if metrics else ["none: the log records no results"]
+    return "\n".join(lines) + "\n"
+
+
+def _unit(epochs: int) -> str:
+    return "samples" if epochs == 1 else "sample epochs"
+
+
+def _key(row: Rerouted) -> tuple[int | str, int]:
+    return (row.sample.sample_id, row.sample.epoch)
+
+
+def _match_line(match: ScoreMatch) -> str:
+    line = f"score {match.score!r} is registry scorer {match.scorer!r}"
+    return line + (f" (assumed: {match.assumed})" if match.assumed else "")
+
+
+def _row_cells(row: Rerouted) -> tuple[str, ...]:
+    found = row.sample
+    return (
+        str(found.sample_id),
+        str(found.epoch),
+        str(found.outcome),
+        found.signal,
+        row.score,
+        _score_text(row.recorded),
+        "→ " + _migrated_text(row),
+    )
+
+
+_ROUTE_NOTES = {
+    Route.NO_ANSWER: "no-answer verdict",
+    Route.REFUSAL_VERDICT: "refusal verdict",
+    Route.SCORE: "scorer: recorded score kept",
+    Route.SCORE_TAGGED: "scorer: recorded score kept",
+}
+
+
+def _migrated_text(row: Rerouted) -> str:
+    if row.raised:
+        return f"raises {row.raised} (sample error)"
+    if row.needs_code or row.migrated is None:
+        return f"the eval's code decides: {row.needs_code}"
+    if row.route == Route.UNSCORED:
+        return _score_text(row.migrated)
+    return f"{_score_text(row.migrated)} ({_ROUTE_NOTES[row.route]})"
+
+
+def _score_text(score: Score) -> str:
+    value = _value_text(score.value)
+    return f"{value}, {score.reason}" if score.reason else value
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, float) and math.isnan(value):
+        return "unscored"
+    if isinstance(value, dict | list):
+        return json.dumps(_plain(value), separators=(",", ":"))
+    return str(value)
+
+
+def _metric_cells(
+    change: MetricChange, shares: dict[str, NonAnswerShare], unit: str
+) -> tuple[str, ...]:
+    name = change.metric + (f" ({change.reducer})" if change.reducer else "")
+    after = _number(change.after) if change.not_recomputed is None else "not recomputed"
+    note = f"({change.not_recomputed})" if change.not_recomputed else ""
+    share = shares.pop(change.score, None)
+    if share is not None and not note:
+        note = f"({_share_text(share, unit)})"
+    return (change.score, name, f"{_number(change.before)} → {after}", note)
+
+
+def _share_text(share: NonAnswerShare, unit: str) -> str:
+    text = (
+        f"non-answers: {share.non_answers} of {share.samples} {unit}, "
+        f"{share.wrong_today} counted as wrong today"
+    )
+    routed = [f"{share.unscored} unscored", f"{share.raised} raised"]
+    return text + "; " + ", ".join(routed)
+
+
+def _number(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _aligned(table: Sequence[tuple[str, ...]]) -> list[str]:
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    return [
+        "  ".join(
+            cell.ljust(width) for cell, width in zip(row, widths, strict=True)
+        ).rstrip()
+        for row in table
+    ]
+
+
+def audit_json(audit: LogAudit) -> dict[str, Any]:
+    """The audit as JSON-ready data: NaN (unscored) becomes None."""
+    return _plain(
+        {
+            "log": audit.log,
+            "eval": audit.eval,
+            "task": audit.task,
+            "category": audit.category,
+            "samples": audit.samples,
+            "epochs": audit.epochs,
+            "scores": [asdict(m) for m in audit.matches],
+            "rows": [_row_json(r) for r in audit.rows],
+            "metrics": [asdict(m) for m in audit.metrics],
+            "non_answers": [asdict(s) for s in audit.shares],
+        }
+    )
+
+
+def _row_json(row: Rerouted) -> dict[str, Any]:
+    found = row.sample
+    return {
+        "sample_id": found.sample_id,
+        "epoch": found.epoch,
+        "outcome": str(found.outcome),
+        "signal": found.signal,
+        "stop_reason": found.stop_reason,
+        "score": row.score,
+        "recorded": _score_json(row.recorded),
+        "route": str(row.route),
+        "migrated": _score_json(row.migrated) if row.migrated else None,
+        "raised": row.raised,
+        "needs_code": row.needs_code,
+    }
+
+
+def _score_json(score: Score) -> dict[str, Any]:
+    return {"value": score.value, "reason": score.reason}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,309 @@
+"""``empty-migrate audit``: what every registered scorer does with each non-answer.
+
+The behaviour matrix. Every scorer entry of the registry, resolved per task, is
+run *as the code of the audited tree stands* on one fixture per outcome class
+(``OUTCOME_EXAMPLES``), and each result becomes a row: eval x task x scorer x
+outcome, with the value, the reason, how many times a judge was asked, what was
+raised, the route it took and today's known faults. The scoring itself happens
+in the target's environment (``audit_worker``, started by ``audit_run``); this
+module plans the jobs, turns their results into rows and compares two audits.
+"""
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from empty_migrate.entries.output_locations import seen_as
+from empty_migrate.entries.schema import EvalEntry, Resolved, ScorerEntry, resolve
+from empty_migrate.registry.loader import Registry
+from empty_migrate.runtime.policy import Outcome, Route, route_for
+from empty_migrate.source.scan import Finding, scan_eval
+
+ROUTES = {
+    "refusal": "counts as refusal",
+    "wrong": "counts as wrong",
+    "unscored": "unscored",
+    "raised": "raised",
+    "judge": "sent to the judge",
+    "scored": "scored by the eval",
+}
+"""Observed routes, by the name rows carry, with what each means to a reader."""
+
+FAULTS = {
+    "judge_on_non_answer": "a judge was asked to grade a non-answer",
+    "preset_without_outcome": (
+        "a non-answer got preset_score_on_no_response's verdict, no outcome recorded"
+    ),
+    "dead_check": "the scorer's empty check never fires: no text reached the judge",
+}
+"""Today's known faults, by the name rows carry."""
+
+PRESET_EXPLANATION = "assigned preset score without calling the grader"
+"""What inspect_evals' ``preset_score_on_no_response`` writes as its explanation."""
+
+NO_TEXT = {
+    Outcome.EMPTY,
+    Outcome.REASONING_ONLY,
+    Outcome.TOOL_CALLS_ONLY,
+    Outcome.TRUNCATED,
+    Outcome.FILTERED,
+    Outcome.NO_OUTPUT,
+}
+"""Outcome fixtures with no visible text: what an empty check is there to catch."""
+
+SCORED_ROUTES = {Route.SCORE, Route.SCORE_TAGGED}
+"""Policy routes under which the eval's own scorer (and its judge) decides."""
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One scorer entry in one task, with its settings resolved."""
+
+    eval: str
+    task: str | None
+    scorer: ScorerEntry
+    settings: Resolved
+
+    @property
+    def job_key(self) -> str:
+        """The worker job that scores it: tasks that share a scorer share a job."""
+        return (
+            f"{self.eval}:{self.scorer.file}:{self.scorer.name}:{self.settings.output}"
+        )
+
+    def job(self) -> dict[str, Any]:
+        """The worker's job for this scorer (``audit_worker``).
+
+        The sample carries the registry's ``probe_metadata``; a per-sample
+        polarity eval is audited on its ``refusal_good`` label.
+        """
+        [(_, metadata), *_] = self.settings.probe_samples()
+        return {
+            "key": self.job_key,
+            "module": self.scorer.module,
+            "scorer": self.scorer.name,
+            "construct": self.scorer.construct_kind,
+            "output_at": self.settings.output,
+            "metadata": metadata,
+        }
+
+
+def plan(registry: Registry, evals: Iterable[str]) -> list[Planned]:
+    """Every scorer entry of `evals` in every task it scores."""
+    return [
+        Planned(name, task, scorer, resolve(entry, task, scorer))
+        for name in evals
+        for entry in [registry.get(name)]
+        for scorer in entry.scorers
+        for task in _tasks_of(entry, scorer)
+    ]
+
+
+def _tasks_of(entry: EvalEntry, scorer: ScorerEntry) -> list[str | None]:
+    return list(scorer.tasks or entry.tasks or [None])
+
+
+@dataclass
+class Row:
+    """One scorer in one task on one outcome fixture."""
+
+    eval: str
+    task: str | None
+    scorer: str
+    category: str
+    fixture: str
+    outcome: str
+    value: Any
+    reason: str | None
+    explanation: str | None
+    judge_calls: int
+    raised: str | None
+    raised_message: str | None
+    empty_outcome: str | None
+    unscored: bool
+    route: str
+    policy_route: str
+    faults: list[str] = field(default_factory=list)
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """What matches a row of one audit with its row in another."""
+        return (self.eval, self.task or "", self.scorer, self.fixture)
+
+
+@dataclass(frozen=True)
+class NotRun:
+    """A scorer the audit could not run offline, and why."""
+
+    eval: str
+    task: str | None
+    scorer: str
+    reason: str
+
+
+@dataclass
+class Audit:
+    """The behaviour matrix of one tree."""
+
+    tree: str
+    rows: list[Row]
+    not_run: list[NotRun]
+
+    def to_json(self) -> str:
+        """The audit as the JSON ``--format json`` writes."""
+        document = {
+            "tree": self.tree,
+            "routes": ROUTES,
+            "faults": FAULTS,
+            "rows": [asdict(row) for row in self.rows],
+            "not_run": [asdict(n) for n in self.not_run],
+        }
+        return json.dumps(document, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Audit":
+        """Read what `to_json` wrote.
+
+        Raises:
+            ValueError: The text is not an audit.
+        """
+        document = json.loads(text)
+        if not isinstance(document, dict) or "rows" not in document:
+            raise ValueError("not an empty-migrate audit (no 'rows')")
+        known = {f.name for f in fields(Row)}
+        return cls(
+            document.get("tree", "?"),
+            [
+                Row(**{k: v for k, v in r.items() if k in known})
+                for r in document["rows"]
+            ],
+            [NotRun(**n) for n in document.get("not_run", [])],
+        )
+
+    def faults_by_eval(self) -> dict[str, dict[str, int]]:
+        """Eval -> fault -> how many rows have it."""
+        counts: dict[str, dict[str, int]] = {}
+        for row in self.rows:
+            for fault in row.faults:
+                per_eval = counts.setdefault(row.eval, {})
+                per_eval[fault] = per_eval.get(fault, 0) + 1
+        return counts
+
+
+def build_audit(
+    tree: Path, planned: Sequence[Planned], results: Mapping[str, dict[str, Any]]
+) -> Audit:
+    """Rows from the worker's `results` (job key -> line), with routes and faults."""
+    dead_checks = {
+        name: scan_eval(tree, name).dead_checks for name in {p.eval for p in planned}
+    }
+    rows: list[Row] = []
+    not_run: list[NotRun] = []
+    for item in planned:
+        result = results.get(item.job_key, {"not_run": "the worker gave no result"})
+        if "not_run" in result:
+            not_run.append(
+                NotRun(item.eval, item.task, item.scorer.name, result["not_run"])
+            )
+            continue
+        names = _scorer_names(item.scorer.name, len(result["scorers"]))
+        for name, observed in zip(names, result["scorers"], strict=True):
+            rows += [
+                make_row(item, name, seen, dead_checks[item.eval]) for seen in observed
+            ]
+    return Audit(str(tree), rows, not_run)
+
+
+def _scorer_names(name: str, count: int) -> list[str]:
+    # a Task(scorer=[a, b]) entry builds several scorers: one row each
+    return [name] if count == 1 else [f"{name}[{i}]" for i in range(count)]
+
+
+def make_row(
+    item: Planned,
+    scorer: str,
+    observed: Mapping[str, Any],
+    dead_checks: Sequence[Finding],
+) -> Row:
+    """One row from what the worker observed (``audit_worker.observe``)."""
+    settings = item.settings
+    overrides = {o.outcome: o.route for o in settings.overrides}
+    # where the eval keeps less than the provider gave, the router routes what it sees
+    seen = seen_as(Outcome(observed["outcome"]), settings.output)
+    row = Row(
+        eval=item.eval,
+        task=item.task,
+        scorer=scorer,
+        category=settings.category,
+        unscored=is_unscored(observed["value"]) and not observed["raised"],
+        route="",
+        policy_route=str(route_for(settings.category, seen, overrides)),
+        **observed,
+    )
+    row.route = observed_route(row, settings.refusal_verdict)
+    row.faults = faults_of(row, item.scorer.file, dead_checks)
+    return row
+
+
+def is_unscored(value: Any) -> bool:
+    """Whether a score value (as JSON holds it) is ``Score.unscored()``'s NaN."""
+    if isinstance(value, dict) and value:
+        return all(is_unscored(v) for v in value.values())
+    return value == "NaN" or (isinstance(value, float) and math.isnan(value))
+
+
+def observed_route(row: Row, refusal_verdict: Any) -> str:
+    """What the scorer did with the fixture, as one of `ROUTES`."""
+    if row.raised:
+        return "raised"
+    if row.judge_calls:
+        return "judge"
+    if row.unscored:
+        return "unscored"
+    if refusal_verdict is not None and _same_value(row.value, refusal_verdict):
+        return "refusal"
+    if row.empty_outcome:
+        # the router's no-answer verdict, in whatever shape the eval's scale needs
+        # (niah's 1.0 is the judge's lowest grade)
+        return "wrong"
+    return "wrong" if as_float(row.value) == 0.0 else "scored"
+
+
+def _same_value(value: Any, verdict: Any) -> bool:
+    if isinstance(verdict, dict) and isinstance(value, dict):
+        return all(_same_value(value.get(k), v) for k, v in verdict.items())
+    if isinstance(verdict, int | float) and not isinstance(verdict, bool):
+        return as_float(value) == float(verdict)
+    return value == verdict
+
+
+def as_float(value: Any) -> float | None:
+    """A score value as a metric reads it (a dict by its ``score`` or first key)."""
+    if isinstance(value, dict):
+        value = value.get("score", next(iter(value.values()), None))
+    if not isinstance(value, str | int | float):
+        return None
+    # imported here: inspect_ai is slow to import and only rows need it
+    from inspect_ai.scorer import value_to_float
+
+    try:
+        return value_to_float()(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def faults_of(row: Row, file: str, dead_checks: Sequence[Finding]) -> list[str]:
+    """Today's known faults in one row (`FAULTS`)."""
+    if row.outcome == Outcome.ANSWERED:
+        return []
+    faults = []
+    if row.judge_calls and Route(row.policy_route) not in SCORED_ROUTES:
+        faults.append("judge_on_non_answer")
+        if row.outcome in NO_TEXT and any(c.file == file for c in dead_checks):
+            faults.append("dead_check")
+    if PRESET_EXPLANATION in (row.explanation or "") and not row.empty_outcome:
+        faults.append("preset_without_outcome")
+    return faults

@@ -1,0 +1,169 @@
+"""``empty-migrate audit``: the behaviour matrix (parse, print, exit)."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from empty_migrate.cli.common import UsageError, check_or_report, note, selected_evals
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.target.corpus import CorpusError, resolve_target
+from empty_migrate.target.files import write_files
+
+
+def add_audit_command(commands: Any) -> None:
+    """Register ``audit`` on the top-level parser."""
+    audit = commands.add_parser(
+        "audit",
+        help="run every registered scorer on each kind of non-answer, as it stands",
+    )
+    audit.add_argument(
+        "--eval", dest="audit_evals", action="append", default=[], metavar="EVAL"
+    )
+    audit.add_argument(
+        "--all",
+        dest="audit_all",
+        action="store_true",
+        help="every eval of the registry",
+    )
+    audit.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
+    audit.add_argument(
+        "--before",
+        metavar="REPO",
+        help="also audit this tree and compare it with --repo",
+    )
+    audit.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("BEFORE.json", "AFTER.json"),
+        help="compare two saved --format json audits; runs nothing",
+    )
+    audit.add_argument("--format", choices=["text", "json", "html"], default="text")
+    audit.add_argument(
+        "--output", type=Path, metavar="FILE", help="write here, not stdout"
+    )
+    audit.add_argument(
+        "--python",
+        help="the target environment's interpreter (else $EMPTY_MIGRATE_TARGET_ENV)",
+    )
+    audit.add_argument("--workers", type=int, default=2, help="parallel workers (2)")
+    audit.add_argument(
+        "--log", metavar="LOG.eval", help="audit the samples of an eval log"
+    )
+    audit.add_argument(
+        "--registry", type=Path, default=EVALS_DIR, help=argparse.SUPPRESS
+    )
+
+
+def run_audit_command(args: argparse.Namespace) -> int:
+    """Run ``audit`` from parsed arguments."""
+    try:
+        if args.log:
+            return _audit_log(args)
+        if args.compare:
+            before, after = (_read_audit(Path(p)) for p in args.compare)
+        else:
+            before, after = _run(args)
+        if after is None:
+            return ExitCode.USAGE
+        _write(_render(after, before, args.format), args.output)
+    except UsageError as error:
+        note(str(error))
+        return ExitCode.USAGE
+    return ExitCode.OK
+
+
+def _audit_log(args: argparse.Namespace) -> int:
+    # imported here: reading logs needs inspect_ai, which the other commands do not
+    from empty_migrate.audit.log import (
+        AuditLogError,
+        audit_json,
+        audit_log,
+        render_text,
+    )
+    from empty_migrate.audit.outcomes import LogReadError
+
+    if len(args.audit_evals) != 1 or args.audit_all or args.format == "html":
+        raise UsageError(
+            "audit --log LOG takes one --eval EVAL and --format text or json"
+        )
+    try:
+        audit = audit_log(args.log, args.audit_evals[0])
+    except (AuditLogError, LogReadError) as error:
+        raise UsageError(str(error)) from None
+    if args.format == "json":
+        text = json.dumps(audit_json(audit), indent=2, default=str) + "\n"
+    else:
+        text = render_text(audit)
+    _write(text, args.output)
+    return ExitCode.OK
+
+
+def _read_audit(path: Path) -> Any:
+    from empty_migrate.audit.matrix import Audit
+
+    try:
+        return Audit.from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, TypeError) as error:
+        raise UsageError(f"{path}: {error}") from None
+
+
+def _run(args: argparse.Namespace) -> tuple[Any, Any]:
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.audit_all and args.audit_evals:
+        raise UsageError("--eval and --all together: name evals or take them all")
+    registry = Registry(args.registry)
+    evals = selected_evals(registry, args.audit_evals, args.audit_all)
+    if not check_or_report(registry, evals):
+        return None, None
+    from empty_migrate.audit.run import AuditError, choose_python, run_audit
+
+    try:
+        trees = (
+            [_tree(args.before), _tree(args.repo)]
+            if args.before
+            else [_tree(args.repo)]
+        )
+        python = choose_python(args.python, trees[-1], note)
+        audits = [run_audit(registry, t, evals, python, args.workers) for t in trees]
+    except (AuditError, CorpusError) as error:
+        raise UsageError(str(error)) from None
+    return (audits[0] if args.before else None), audits[-1]
+
+
+def _tree(spec: str | None) -> Path:
+    target = resolve_target(spec, on_fetch=note)
+    if target.notice:
+        note(target.notice)
+    return target.path
+
+
+def _render(after: Any, before: Any, fmt: str) -> str:
+    from empty_migrate.audit import report as audit_report
+
+    if fmt == "html":
+        from empty_migrate.audit.html import render_html
+
+        return render_html(after, before)
+    if fmt == "json":
+        if before is None:
+            return after.to_json() + "\n"
+        return audit_report.compare_json(before, after) + "\n"
+    if before is None:
+        return audit_report.render_text(after)
+    return audit_report.render_compare_text(before, after)
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        # staged and renamed: an error leaves no half-written report
+        write_files(output.parent, {output.name: text})
+    except OSError as error:
+        raise UsageError(f"--output {output}: {error.strerror}") from None
+    note(f"wrote {output}")

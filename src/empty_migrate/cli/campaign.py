@@ -1,0 +1,320 @@
+"""``--branch-per-eval`` and ``campaign status``: parse, print, set exit codes."""
+
+import argparse
+import json
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from empty_migrate.cli.common import note, progress_bar
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.target.corpus import CorpusError, resolve_target
+
+DELIVERED = ("created", "replaced", "unchanged")
+"""What a campaign did to a branch that holds this run's migration."""
+
+if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
+    from empty_migrate.codemods.kit.declaration import Declaration
+    from empty_migrate.delivery.campaign import Delivery, Outcome
+    from empty_migrate.delivery.git import GitRepo
+    from empty_migrate.registry.loader import Registry
+
+
+def add_branch_arguments(group: Any) -> list[argparse.Action]:
+    """Add the branch-per-eval options to the migration group; returns them."""
+    return [
+        group.add_argument(
+            "--branch-per-eval",
+            action="store_true",
+            help="commit each eval's migration on its own branch, empty-policy/<eval>, "
+            "with a PR text; the work tree is not touched",
+        ),
+        group.add_argument(
+            "--base",
+            metavar="BRANCH",
+            help="branch the evals' branches start from (default: the checked-out one)",
+        ),
+        group.add_argument(
+            "--pr-dir",
+            type=Path,
+            metavar="DIR",
+            help="write the PR texts here (default: .git/empty-migrate/pr)",
+        ),
+        group.add_argument(
+            "--replace-existing",
+            action="store_true",
+            help="rebuild branches this tool made that differ from this run",
+        ),
+        group.add_argument(
+            "--issue",
+            type=int,
+            metavar="N",
+            help="the issue the PRs close (default: none, with the reason)",
+        ),
+        group.add_argument(
+            "--audit",
+            action="store_true",
+            help="measure each eval's before/after for its PR text "
+            "(runs `audit` in the target environment)",
+        ),
+        group.add_argument(
+            "--audit-python",
+            metavar="PYTHON",
+            help="the target environment's interpreter for --audit",
+        ),
+    ]
+
+
+BRANCH_ONLY = (
+    "base",
+    "pr_dir",
+    "replace_existing",
+    "issue",
+    "audit",
+    "audit_python",
+)
+"""Options that mean something only with --branch-per-eval."""
+
+
+def add_campaign_command(commands: Any) -> None:
+    """Register ``campaign status`` on the top-level parser."""
+    campaign = commands.add_parser(
+        "campaign", help="the branches a --branch-per-eval run made"
+    )
+    actions = campaign.add_subparsers(dest="action", required=True)
+    show = actions.add_parser("status", help="each branch, its evals and state")
+    show.add_argument("--repo", default=".", help="the git checkout (default: .)")
+    show.add_argument("--format", choices=["table", "json"], default="table")
+
+
+def branch_option_misuse(args: argparse.Namespace) -> str | None:
+    """Why the branch options given cannot be used together, if they cannot."""
+    if args.branch_per_eval:
+        if args.check:
+            return "--check and --branch-per-eval: check, or make branches"
+        if args.audit_python and not args.audit:
+            return "--audit-python goes with --audit"
+        return None
+    given = [f"--{o.replace('_', '-')}" for o in BRANCH_ONLY if getattr(args, o)]
+    if given:
+        return f"{', '.join(given)} only apply with --branch-per-eval"
+    return None
+
+
+def run_branch_per_eval(
+    args: argparse.Namespace,
+    registry: "Registry",
+    evals: list[str],
+    codemods: Sequence["Declaration"],
+    today: str,
+) -> int:
+    """Plan the branches, then make them (or, with --dry-run, list them)."""
+    # imported here: only this mode needs git, GitPython and the planner
+    from empty_migrate.audit.run import AuditError
+    from empty_migrate.delivery.branches import PlanError
+    from empty_migrate.delivery.git import GitError, GitRepo
+
+    try:
+        target = resolve_target(args.migrate_repo, on_fetch=note)
+        if target.cached:
+            raise CorpusError(
+                f"will not make branches in the cached release at {target.path}: "
+                f"`git clone {target.path} COPY` and pass --repo COPY"
+            )
+        git = GitRepo(target.path)
+    except (CorpusError, GitError) as error:
+        note(error.args[0])
+        return ExitCode.USAGE
+    try:
+        return _campaign(git, args, registry, evals, codemods, today)
+    except (GitError, AuditError) as error:
+        note(str(error))
+        return ExitCode.USAGE
+    except PlanError as error:
+        note(str(error))
+        return ExitCode.TOOL_ERROR
+    finally:
+        git.close()
+
+
+def _campaign(
+    git: "GitRepo",
+    args: argparse.Namespace,
+    registry: "Registry",
+    evals: list[str],
+    codemods: Sequence["Declaration"],
+    today: str,
+) -> int:
+    from empty_migrate.delivery import campaign
+
+    base = args.base or git.current()
+    base_commit = git.resolve(base)
+    pr_dir = (args.pr_dir or git.git_dir / campaign.PR_FOLDER).resolve()
+    if not args.dry_run:
+        problem = git.identity_problem() or _dirty(git, pr_dir)
+        if problem:
+            note(problem)
+            return ExitCode.USAGE
+    measure = None
+    if args.audit:
+        measure = campaign.audit_measure(registry, args.audit_python, note)
+    with progress_bar(evals) as progress:
+        planned = campaign.plan(
+            git, registry, evals, codemods, today, base_commit, args.issue, measure,
+            progress,
+        )  # fmt: skip
+    for name, reason in planned.failed.items():
+        note(f"{name}: failed, no branch: {reason}")
+    if args.dry_run:
+        _print_plan(git, planned.deliveries, base)
+        return ExitCode.TOOL_ERROR if planned.failed else ExitCode.OK
+    try:
+        outcomes = campaign.deliver(
+            git,
+            planned,
+            base,
+            base_commit,
+            pr_dir,
+            args.replace_existing,
+            _report,
+        )
+    except campaign.CampaignInterrupted as stop:
+        note(
+            f"interrupted: made {len(stop.outcomes)} of "
+            f"{len(stop.outcomes) + len(stop.pending)} branches, each complete; "
+            f"{git.current()} is still checked out; run the same command again "
+            "to make the rest"
+        )
+        return ExitCode.INTERRUPTED
+    _print_pr_commands(planned.deliveries, outcomes, base)
+    _print_review(planned.deliveries, outcomes)
+    return _summary(outcomes, planned.failed, len(planned.deliveries))
+
+
+def _dirty(git: "GitRepo", pr_dir: Path) -> str | None:
+    files = git.dirty_files(ignore=[pr_dir])
+    if not files:
+        return None
+    more = f" and {len(files) - 5} more" if len(files) > 5 else ""
+    return (
+        f"the work tree has uncommitted changes ({', '.join(files[:5])}{more}): "
+        "commit or stash them, then run again; nothing was changed"
+    )
+
+
+def _print_plan(git: "GitRepo", deliveries: list["Delivery"], base: str) -> None:
+    from empty_migrate.delivery.campaign import OWNERSHIP, State, ownership
+
+    state = State.load(git.git_dir)
+    for delivery in deliveries:
+        branch = delivery.branch
+        owner, _ = ownership(git, state, branch.name)
+        if owner == "absent":
+            action = "would create"
+        elif owner == "ours":
+            action = "exists, made by empty-migrate"
+        else:
+            action = f"exists, {OWNERSHIP[owner]}: would be left untouched"
+        evals = ", ".join(branch.evals) or "(shared module)"
+        print(f"{branch.name} ({evals}): {action}")
+        for path in branch.changed_files():
+            print(f"  {path}{'  (shared)' if path in branch.shared else ''}")
+        if branch.note:
+            print(f"  note: {branch.note}")
+        for path, review in branch.review():
+            print(f"  review: {review.describe(path)}")
+    print(
+        f"{len(deliveries)} branch(es) from {base}; nothing was created",
+        file=sys.stderr,
+    )
+
+
+def _report(outcome: "Outcome") -> None:
+    commit = f" {outcome.commit[:12]}" if outcome.commit else ""
+    detail = f": {outcome.detail}" if outcome.detail else ""
+    note(f"{outcome.branch}: {outcome.action}{commit}{detail}")
+
+
+def _print_pr_commands(
+    deliveries: list["Delivery"], outcomes: list["Outcome"], base: str
+) -> None:
+    """One ``gh pr create --draft`` per delivered branch, printed, never run."""
+    by_name = {d.branch.name: d for d in deliveries}
+    delivered = [o for o in outcomes if o.action in DELIVERED]
+    if not delivered:
+        return
+    print("# push the branches, then open each PR as a draft (printed, not run):")
+    print("git push origin 'refs/heads/empty-policy/*:refs/heads/empty-policy/*'")
+    for outcome in delivered:
+        delivery = by_name[outcome.branch]
+        command = [
+            "gh", "pr", "create", "--draft",
+            "--base", base,
+            "--head", outcome.branch,
+            "--title", delivery.title,
+            "--body-file", str(outcome.pr),
+        ]  # fmt: skip
+        print(shlex.join(command))
+
+
+def _print_review(deliveries: list["Delivery"], outcomes: list["Outcome"]) -> None:
+    """On stderr, each delivered branch's comments to review (its PR lists them)."""
+    delivered = {o.branch for o in outcomes if o.action in DELIVERED}
+    for delivery in deliveries:
+        if delivery.branch.name in delivered:
+            for path, review in delivery.branch.review():
+                note(f"{delivery.branch.name}: review: {review.describe(path)}")
+
+
+def _summary(outcomes: list["Outcome"], failed: dict[str, str], total: int) -> int:
+    counts: dict[str, int] = {}
+    for outcome in outcomes:
+        counts[outcome.action] = counts.get(outcome.action, 0) + 1
+    listed = ", ".join(f"{n} {action}" for action, n in counts.items()) or "none"
+    note(f"{total} branch(es): {listed}; {len(failed)} eval(s) failed")
+    if failed:
+        return ExitCode.TOOL_ERROR
+    if any(o.action not in DELIVERED for o in outcomes):
+        return ExitCode.WORK_REMAINS
+    return ExitCode.OK
+
+
+def run_campaign_command(args: argparse.Namespace) -> int:
+    """``campaign status``: the recorded branches as they are now."""
+    from empty_migrate.delivery.campaign import status
+    from empty_migrate.delivery.git import GitError, GitRepo
+
+    try:
+        git = GitRepo(Path(args.repo).expanduser().resolve())
+        state, rows = status(git)
+    except GitError as error:
+        note(str(error))
+        return ExitCode.USAGE
+    git.close()
+    if args.format == "json":
+        print(
+            json.dumps(
+                {"base": state.base, "branches": [asdict(r) for r in rows]}, indent=2
+            )
+        )
+        return ExitCode.OK
+    if not rows:
+        print(
+            "no campaign in this repository: run empty-migrate --all --branch-per-eval"
+        )
+        return ExitCode.OK
+    width = max(len(row.branch) for row in rows) + 2
+    for row in rows:
+        commit = (row.commit or "-")[:12]
+        detail = f"  {row.detail}" if row.detail else ""
+        evals = ", ".join(row.evals) or "(shared module)"
+        print(f"{row.branch:<{width}}{row.status:<9}{commit:<14}{evals}{detail}")
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.status] = counts.get(row.status, 0) + 1
+    listed = ", ".join(f"{n} {label}" for label, n in sorted(counts.items()))
+    print(f"{len(rows)} branch(es) from {state.base}: {listed}")
+    return ExitCode.OK

@@ -1,0 +1,80 @@
+"""What every command shares: notes, the registry, eval selection, progress."""
+
+import contextlib
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.registry.loader import Registry, RegistryError, unknown_name_message
+
+if TYPE_CHECKING:
+    from empty_migrate.pipeline.migrate import Progress
+
+
+class UsageError(Exception):
+    """Bad input: one line on stderr, exit 2; the message says what to do."""
+
+
+def note(message: str) -> None:
+    """One line for the user on stderr, named for the program (every command's)."""
+    print(f"empty-migrate: {message}", file=sys.stderr, flush=True)
+
+
+def usage_error(message: str) -> int:
+    """Print `message` as a note and return the usage error's exit code."""
+    note(message)
+    return ExitCode.USAGE
+
+
+def check_or_report(registry: Registry, evals: Iterable[str] | None = None) -> bool:
+    """Whether the entries of `evals` (all if None) are valid.
+
+    If not, prints every problem of those entries, one
+    ``file:line: key: problem`` line each, and their count.
+    """
+    try:
+        registry.check(evals)
+    except RegistryError as error:
+        for problem in error.problems:
+            print(problem, file=sys.stderr)
+        print(f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr)
+        return False
+    return True
+
+
+def selected_evals(
+    registry: Registry, names: Sequence[str] | None, take_all: bool
+) -> list[str]:
+    """The evals a command runs on: all of them, or the names given, once each.
+
+    Raises:
+        UsageError: If neither is given, or a name is not a registered eval
+            (the message names close matches).
+    """
+    if take_all:
+        return registry.names
+    if not names:
+        raise UsageError("name --eval EVAL (repeatable) or --all")
+    for name in names:
+        if name not in registry.files:
+            raise UsageError(unknown_name_message("eval", name, registry.files))
+    return list(dict.fromkeys(names))
+
+
+@contextlib.contextmanager
+def progress_bar(evals: Sequence[str]) -> Iterator["Progress | None"]:
+    """A progress bar on a terminal's stderr for a run of several evals."""
+    if len(evals) < 2 or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console  # only a terminal needs rich (slow to import)
+    from rich.progress import Progress as Bar
+
+    with Bar(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("migrating", total=len(evals))
+
+        def show(index: int, total: int, name: str) -> None:
+            bar.update(task, completed=index, description=name)
+
+        yield show

@@ -1,0 +1,125 @@
+"""The ``empty-migrate`` command line: parses, prints and sets exit codes."""
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+
+from empty_migrate import __version__
+from empty_migrate.cli.audit import add_audit_command, run_audit_command
+from empty_migrate.cli.campaign import add_campaign_command, run_campaign_command
+from empty_migrate.cli.exit_codes import EPILOG, ExitCode
+from empty_migrate.cli.migrate import (
+    add_migrate_arguments,
+    migration_options_given,
+    run_migrate,
+)
+from empty_migrate.cli.registry import add_registry_commands, run_registry
+from empty_migrate.runtime.policy import POLICY, Category
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit code."""
+    parser, migration_options = _parser()
+    args = parser.parse_args(argv)
+    given = migration_options_given(migration_options, args) if args.command else []
+    if given:
+        parser.print_usage(sys.stderr)
+        print(
+            f"empty-migrate: {', '.join(given)} is a migration option and does not "
+            f"apply to `{args.command}`; put a command's own options after it",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
+    try:
+        return _dispatch(args, parser)
+    except BrokenPipeError:
+        # the reader closed the pipe early (`| head`): not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return ExitCode.OK
+    except KeyboardInterrupt:
+        # a migration's writes hold Ctrl-C (see empty_migrate.pipeline.write): any
+        # interrupt that gets here came before them or after them
+        print("empty-migrate: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+
+
+def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if args.command == "policy":
+        return _print_policy(args.format)
+    if args.command == "outcomes":
+        return _print_outcomes(args.logs, args.format)
+    if args.command == "registry":
+        return run_registry(args)
+    if args.command == "audit":
+        return run_audit_command(args)
+    if args.command == "campaign":
+        return run_campaign_command(args)
+    return run_migrate(args, parser)
+
+
+def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
+    parser = argparse.ArgumentParser(
+        prog="empty-migrate",
+        description=(
+            "Migrate inspect_evals scorers to one empty-response policy.\n"
+            "With --eval or --all and neither --dry-run nor --check, the changes\n"
+            "are written into the target tree."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=__version__)
+    migration_options = add_migrate_arguments(parser)
+    commands = parser.add_subparsers(dest="command")
+    policy = commands.add_parser("policy", help="print the category x outcome table")
+    policy.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    outcomes = commands.add_parser(
+        "outcomes", help="classify every sample's final output in eval logs"
+    )
+    outcomes.add_argument("logs", nargs="+", help=".eval or .json Inspect logs")
+    outcomes.add_argument(
+        "--format", choices=["table", "json"], default="table", help="output format"
+    )
+    add_registry_commands(commands)
+    add_audit_command(commands)
+    add_campaign_command(commands)
+    return parser, migration_options
+
+
+def _print_policy(fmt: str) -> int:
+    if fmt == "json":
+        table = {c: dict(POLICY[c]) for c in Category}
+        print(json.dumps(table, indent=2))
+        return ExitCode.OK
+    # imported here: only this command renders the table
+    from empty_migrate.cli.policy_table import policy_markdown
+
+    print(policy_markdown(), end="")
+    return ExitCode.OK
+
+
+def _print_outcomes(logs: list[str], fmt: str) -> int:
+    # imported here: reading logs needs inspect_ai, which the other commands do not
+    from empty_migrate.audit.outcomes import (
+        LogReadError,
+        count_outcomes,
+        sample_outcomes,
+    )
+
+    try:
+        outcomes = [o for log in logs for o in sample_outcomes(log)]
+    except LogReadError as error:
+        print(f"empty-migrate: {error}", file=sys.stderr)
+        return ExitCode.USAGE
+    if fmt == "json":
+        print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
+        return ExitCode.OK
+    counts = count_outcomes(outcomes)
+    print(f"{'outcome':<24}{'stop_reason':<16}{'samples':>8}")
+    for (outcome, stop_reason), count in sorted(counts.items()):
+        print(f"{outcome:<24}{stop_reason:<16}{count:>8}")
+    print(f"{'total':<40}{len(outcomes):>8}")
+    return ExitCode.OK

@@ -1,0 +1,340 @@
+"""``empty-migrate --eval X [--dry-run | --check]``: parse, print, set exit codes."""
+
+import argparse
+import datetime
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from empty_migrate import codemods
+from empty_migrate.cli.campaign import (
+    add_branch_arguments,
+    branch_option_misuse,
+    run_branch_per_eval,
+)
+from empty_migrate.cli.common import (
+    UsageError,
+    check_or_report,
+    note,
+    progress_bar,
+    selected_evals,
+    usage_error,
+)
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.pipeline.migrate import (
+    RunResult,
+    SelectionError,
+    is_shared,
+    migrate,
+    select_codemods,
+    unselected_sharers,
+)
+from empty_migrate.pipeline.runner import FileResult
+from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.target.corpus import CorpusError, Target, resolve_target
+
+_STYLES = {"+": "green", "-": "red", "@": "cyan", "#": "dim", "h": "bold"}
+_HEADERS = ("diff ", "---", "+++", "new file")
+
+
+def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Add the top-level migration options; returns them."""
+    group = parser.add_argument_group(
+        "migration (without --dry-run or --check, the changes are written)"
+    )
+    mode = group.add_mutually_exclusive_group()
+    names = codemods.names()
+    # --eval, --repo and --registry have dests of their own: the registry
+    # commands have an `eval` argument and options of the same names
+    return [
+        group.add_argument(
+            "--eval",
+            dest="evals",
+            action="append",
+            metavar="EVAL",
+            help="eval to migrate (repeat)",
+        ),
+        group.add_argument("--all", action="store_true", help="migrate every eval"),
+        mode.add_argument(
+            "--dry-run", action="store_true", help="print the diff; write nothing"
+        ),
+        mode.add_argument(
+            "--check",
+            action="store_true",
+            help="write nothing; exit 1 if any eval still needs migrating",
+        ),
+        group.add_argument(
+            "--only",
+            action="append",
+            choices=names,
+            metavar="CODEMOD",
+            help="run only this codemod (repeat; see --list-codemods)",
+        ),
+        group.add_argument(
+            "--skip",
+            action="append",
+            choices=names,
+            metavar="CODEMOD",
+            help="do not run this codemod (repeat)",
+        ),
+        group.add_argument(
+            "--list-codemods", action="store_true", help="print name and description"
+        ),
+        group.add_argument(
+            "--format", dest="output_format", choices=["text", "json"], default="text"
+        ),
+        group.add_argument(
+            "--show-shared",
+            action="store_true",
+            help="with --dry-run, print the diff of the files all evals share",
+        ),
+        group.add_argument(
+            "--repo",
+            dest="migrate_repo",
+            metavar="REPO",
+            help="PATH, or pypi:inspect-evals==VERSION",
+        ),
+        group.add_argument(
+            "--registry",
+            dest="migrate_registry",
+            type=Path,
+            default=EVALS_DIR,
+            help=argparse.SUPPRESS,
+        ),
+        group.add_argument(
+            "--today",
+            type=datetime.date.fromisoformat,
+            default=None,
+            metavar="DATE",
+            help="date for changelog entries (YYYY-MM-DD; default: today)",
+        ),
+        *add_branch_arguments(group),
+    ]
+
+
+def migration_options_given(
+    options: list[argparse.Action], args: argparse.Namespace
+) -> list[str]:
+    """The migration options set on the command line, by their first flag."""
+    return [
+        action.option_strings[0]
+        for action in options
+        if getattr(args, action.dest, None) != action.default
+    ]
+
+
+def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Run a migration, a dry run or a check, from parsed arguments."""
+    if args.list_codemods:
+        return _list_codemods()
+    if not args.evals and not args.all:
+        parser.print_usage(sys.stderr)
+        print("empty-migrate: name --eval EVAL (repeatable) or --all", file=sys.stderr)
+        return ExitCode.USAGE
+    misuse = branch_option_misuse(args)
+    if misuse:
+        return usage_error(misuse)
+    writes = not (args.dry_run or args.check)
+    today = (args.today or datetime.date.today()).isoformat()
+    registry = Registry(args.migrate_registry)
+    try:
+        evals = selected_evals(registry, args.evals, args.all)
+        codemods = select_codemods(args.only, args.skip)
+    except (SelectionError, UsageError) as error:
+        return usage_error(error.args[0])
+    if not check_or_report(registry, evals):
+        return ExitCode.USAGE
+    if args.branch_per_eval:
+        return run_branch_per_eval(args, registry, evals, codemods, today)
+    try:
+        target = resolve_target(args.migrate_repo, on_fetch=note)
+        _refuse_cached_write(target, writes)
+    except CorpusError as error:
+        return usage_error(error.args[0])
+    if target.notice:
+        note(target.notice)
+    try:
+        with progress_bar(evals) as progress:
+            run = migrate(registry, target.path, evals, codemods, today, progress)
+    except KeyboardInterrupt:
+        print("empty-migrate: interrupted; nothing was written", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    return _report(registry, run, args, target.path, writes)
+
+
+def _refuse_cached_write(target: Target, writes: bool) -> None:
+    if writes and target.cached:
+        raise CorpusError(
+            f"will not write into the cached release at {target.path}: pass "
+            "--repo PATH to a checkout to write there, or --dry-run to see the diff"
+        )
+
+
+def _list_codemods() -> int:
+    width = max(len(name) for name in codemods.names()) + 2
+    for codemod in codemods.DECLARATIONS:
+        print(f"{codemod.name:<{width}}{codemod.safety:<8}{codemod.description}")
+    return ExitCode.OK
+
+
+def _report(
+    registry: Registry,
+    run: RunResult,
+    args: argparse.Namespace,
+    repo: Path,
+    writes: bool,
+) -> int:
+    """Print the diff or JSON on stdout, write if asked, summarise on stderr."""
+    changed = run.changed_files()
+    if args.output_format == "json":
+        print(json.dumps(_as_json(run), indent=2))
+    elif args.dry_run:
+        _print_diff(run, sys.stdout, args.show_shared)
+    if writes and changed:
+        # imported here: a dry run or a check writes nothing
+        from empty_migrate.pipeline.write import WriteInterrupted, write_units
+
+        try:
+            write_units(repo, run.write_plan())
+        except WriteInterrupted as stop:
+            total = len(stop.written) + len(stop.pending)
+            print(
+                f"empty-migrate: interrupted: wrote {len(stop.written)} of {total} "
+                "changed evals, each in full; run the same command again to "
+                "migrate the rest",
+                file=sys.stderr,
+            )
+            return ExitCode.INTERRUPTED
+    if args.output_format == "text":
+        _print_summary(run, sys.stderr, writes)
+    for notice in run.notices:
+        note(f"note: {notice}")
+    for path, others in unselected_sharers(registry, run).items():
+        print(
+            f"empty-migrate: note: {path} also scores {', '.join(others)}, not in "
+            "this run: migrate them together so each gets its version bump",
+            file=sys.stderr,
+        )
+    if run.count("failed"):
+        return ExitCode.TOOL_ERROR
+    if args.check and changed:
+        return ExitCode.WORK_REMAINS
+    return ExitCode.OK
+
+
+def _print_diff(run: RunResult, stream: TextIO, show_shared: bool) -> None:
+    """Each eval's own changes first; files every eval shares summarised, or last."""
+    own, shared = _final_diffs(run)
+    text = "".join(diff for _, diff in own)
+    if shared and not show_shared:
+        text = _shared_summary(shared) + text
+    elif shared:
+        text += "".join(diff for _, diff in shared)
+    _write_diff(text, stream)
+
+
+def _final_diffs(
+    run: RunResult,
+) -> tuple[list[tuple[FileResult, str]], list[tuple[FileResult, str]]]:
+    final = run.changed_files()
+    own, shared, seen = [], [], set()
+    for result in run.evals:
+        for file in result.files:
+            if file.status != "rewritten" or file.path in seen:
+                continue
+            # the first rewrite of a path holds its original text
+            seen.add(file.path)
+            file = replace(file, after=final[file.path])
+            (shared if is_shared(file) else own).append((file, file.diff()))
+    return own, shared
+
+
+def _shared_summary(shared: list[tuple[FileResult, str]]) -> str:
+    lines = ["# empty-migrate also changes files every migrated eval shares"]
+    lines.append("# (--show-shared prints them; the evals' changes import them):")
+    for file, diff in shared:
+        body = [line for line in diff.splitlines() if line[:1] in "+-"]
+        added = sum(1 for line in body if line[:1] == "+") - 1
+        removed = sum(1 for line in body if line[:1] == "-") - 1
+        change = (
+            f"new file, {added} lines" if not file.before else f"+{added} -{removed}"
+        )
+        lines.append(f"#   {file.path}: {change}")
+    return "\n".join(lines) + "\n"
+
+
+def _write_diff(text: str, stream: TextIO) -> None:
+    """Write the diff as is; on a color terminal, with rich's colors."""
+    console = _color_console(stream)
+    if console is None:
+        stream.write(text)
+        return
+    for line in text.splitlines():
+        key = "h" if line.startswith(_HEADERS) else line[:1]
+        console.print(line, style=_STYLES.get(key), markup=False, highlight=False)
+
+
+def _color_console(stream: TextIO) -> Any:
+    if not stream.isatty():
+        return None
+    from rich.console import Console  # only a terminal needs rich (slow to import)
+
+    console = Console(file=stream, soft_wrap=True, emoji=False)
+    return console if console.color_system and not console.no_color else None
+
+
+def _print_summary(run: RunResult, stream: TextIO, writes: bool) -> None:
+    for result in run.evals:
+        rewritten = [f for f in result.files if f.status == "rewritten"]
+        if result.status == "rewritten":
+            codemods = sorted({c for f in rewritten for c in f.codemods})
+            line = f"{len(rewritten)} file(s): {', '.join(codemods)}"
+        elif result.status in ("skipped", "failed"):
+            line = result.reason or ""
+        else:
+            line = "already migrated"
+        print(f"{result.eval}: {result.status}: {line}", file=stream)
+        if result.status == "rewritten":
+            for change in result.scoring:
+                print(f"  {change}", file=stream)
+            for test in result.tests_updated:
+                print(f"  updated test {test}", file=stream)
+            for path, note in result.review:
+                print(f"  review: {note.describe(path)}", file=stream)
+    verb = "changed" if writes else "would change"
+    counts = ", ".join(
+        f"{run.count(s)} {s}" for s in ("rewritten", "unchanged", "skipped", "failed")
+    )
+    files = len(run.changed_files())
+    print(f"{len(run.evals)} evals: {counts}; {verb} {files} file(s)", file=stream)
+
+
+def _as_json(run: RunResult) -> dict[str, Any]:
+    return {
+        "evals": [
+            {
+                "eval": result.eval,
+                "status": result.status,
+                "reason": result.reason,
+                "scoring": result.scoring,
+                "tests_updated": result.tests_updated,
+                "files": [
+                    {
+                        "path": f.path,
+                        "status": f.status,
+                        "codemods": list(f.codemods),
+                        "reason": f.reason,
+                        "review": [note.as_json() for note in f.review],
+                    }
+                    for f in result.files
+                ],
+            }
+            for result in run.evals
+        ],
+        "summary": {
+            s: run.count(s) for s in ("rewritten", "unchanged", "skipped", "failed")
+        },
+        "notices": run.notices,
+    }

@@ -1,0 +1,268 @@
+"""``empty-migrate registry``: list, show, validate and scan (parse, print, exit)."""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from empty_migrate.cli.common import check_or_report, note
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.entries.schema import EvalEntry, resolve
+from empty_migrate.registry.drift import drift, recorded, unresolved_references
+from empty_migrate.registry.loader import EVALS_DIR, Registry, unknown_name_message
+from empty_migrate.source.scan import eval_package_names, scan_eval, scan_repo
+from empty_migrate.target.corpus import CorpusError, resolve_target
+
+
+def add_registry_commands(commands: Any) -> None:
+    """Register ``registry list|show|validate|scan`` on the top-level parser."""
+    registry = commands.add_parser("registry", help="the registry of evals")
+    actions = registry.add_subparsers(dest="action", required=True)
+    listing = actions.add_parser("list", help="eval, category, polarity, codemods")
+    listing.add_argument("--format", choices=["table", "json"], default="table")
+    show = actions.add_parser("show", help="everything known about one eval")
+    show.add_argument("eval")
+    show.add_argument("--format", choices=["text", "json"], default="text")
+    for name, help_text in [
+        ("validate", "schema, and every scorer reference resolves in the target"),
+        ("scan", "static analysis of the target; exit 1 on drift from the registry"),
+    ]:
+        action = actions.add_parser(name, help=help_text)
+        action.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
+    scaffold_cmd = actions.add_parser(
+        "scaffold", help="print a starting entry for an eval, from the scan"
+    )
+    scaffold_cmd.add_argument("eval")
+    scaffold_cmd.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
+    actions.choices["scan"].add_argument(
+        "--format", choices=["text", "json"], default="text"
+    )
+    for action in actions.choices.values():
+        action.add_argument(
+            "--registry", type=Path, default=EVALS_DIR, help="folder of <eval>.yaml"
+        )
+
+
+def run_registry(args: argparse.Namespace) -> int:
+    """Run one registry command; the registry is validated before anything else."""
+    registry = Registry(args.registry)
+    if not check_or_report(registry):
+        return ExitCode.USAGE
+    handlers = {
+        "list": _list,
+        "show": _show,
+        "validate": _validate,
+        "scan": _scan,
+        "scaffold": _scaffold,
+    }
+    try:
+        return handlers[args.action](registry, args)
+    except (CorpusError, KeyError) as error:
+        note(error.args[0])
+        return ExitCode.USAGE
+
+
+def _list(registry: Registry, args: argparse.Namespace) -> int:
+    rows = [_summary_row(name, entry) for name, entry in registry.evals.items()]
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+        return ExitCode.OK
+    table = [("eval", "category", "polarity", "codemods")]
+    for row in rows:
+        polarity = row["polarity"] + (f":{row['key']}" if row["key"] else "")
+        codemods = row["codemods"]
+        text = ", ".join(codemods) if isinstance(codemods, list) else codemods
+        if row["unrouted_tasks"]:
+            text += f" (unrouted: {', '.join(row['unrouted_tasks'])})"
+        table.append((row["eval"], row["category"], polarity, text))
+    widths = [max(len(line[i]) for line in table) + 2 for i in range(3)]
+    for line in table:
+        cells = [cell.ljust(width) for cell, width in zip(line, widths, strict=False)]
+        print("".join(cells) + line[3])
+    print(f"{len(rows)} evals")
+    return ExitCode.OK
+
+
+def _summary_row(name: str, entry: EvalEntry) -> dict[str, Any]:
+    return {
+        "eval": name,
+        "category": entry.category,
+        "polarity": entry.polarity,
+        "key": entry.polarity_key,
+        "codemods": entry.codemods,
+        "reason": entry.codemods_reason,
+        "unrouted_tasks": entry.unrouted_tasks(),
+    }
+
+
+def _show(registry: Registry, args: argparse.Namespace) -> int:
+    entry = registry.get(args.eval)
+    resolved = _resolved_table(entry)
+    if args.format == "json":
+        data = entry.model_dump(mode="json", by_alias=True, exclude_none=True)
+        print(json.dumps({"eval": args.eval, **data, "resolved": resolved}, indent=2))
+        return ExitCode.OK
+    print(f"{args.eval}  ({registry.files[args.eval].name})")
+    for key in (
+        "category",
+        "polarity",
+        "polarity_key",
+        "refusal_verdict",
+        "no_answer_verdict",
+        "output",
+    ):
+        if getattr(entry, key) is not None:
+            print(f"  {key}: {getattr(entry, key)}")
+    print(f"  judge: {entry.judge}\n  today: {entry.today}")
+    codemods = entry.codemods
+    print(
+        f"  codemods: {codemods if isinstance(codemods, str) else ', '.join(codemods)}"
+    )
+    if entry.codemods_reason:
+        print(f"  codemods_reason: {entry.codemods_reason}")
+    for override in entry.overrides or []:
+        print(f"  override: {override.outcome} -> {override.route} ({override.reason})")
+    print("  resolved, per task and scorer:")
+    for row in resolved:
+        print("    " + "  ".join(f"{k}={v}" for k, v in row.items()))
+    return ExitCode.OK
+
+
+def _resolved_table(entry: EvalEntry) -> list[dict[str, Any]]:
+    rows = []
+    for task in entry.tasks or {"(eval)": None}:
+        scorers = [s for s in entry.scorers if not s.tasks or task in s.tasks]
+        for scorer in scorers or [None]:
+            settings = resolve(entry, task, scorer)
+            row = {"task": task, "scorer": scorer.name if scorer else "-"}
+            row |= settings.model_dump(mode="json", exclude={"overrides"})
+            row["overrides"] = [f"{o.outcome}->{o.route}" for o in settings.overrides]
+            rows.append(row)
+    return rows
+
+
+def _target(args: argparse.Namespace) -> Any:
+    target = resolve_target(args.repo)
+    if target.notice:
+        note(target.notice)
+    return target
+
+
+def _validate(registry: Registry, args: argparse.Namespace) -> int:
+    target = _target(args)
+    problems = list(
+        unresolved_references(registry, scan_repo(target.path), target.path)
+    )
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"registry invalid: {len(problems)} problem(s)", file=sys.stderr)
+        return ExitCode.USAGE
+    print(
+        f"registry valid: {len(registry.evals)} evals; references resolve in "
+        f"{target.spec}"
+    )
+    return ExitCode.OK
+
+
+def _scan(registry: Registry, args: argparse.Namespace) -> int:
+    target = _target(args)
+    scans = scan_repo(target.path)
+    found = drift(registry, scans, target.path)
+    if args.format == "json":
+        print(json.dumps(_scan_json(registry, scans, found), indent=2))
+    else:
+        _print_scan(registry, scans, found, target.spec)
+    return ExitCode.WORK_REMAINS if found else ExitCode.OK
+
+
+def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
+    # imported here: a migration, which reads this module too, never scaffolds
+    from empty_migrate.registry.scaffold import scaffold
+
+    target = _target(args)
+    names = eval_package_names(target.path)
+    if args.eval not in names:
+        raise KeyError(unknown_name_message("eval package", args.eval, names))
+    print(scaffold(scan_eval(target.path, args.eval)), end="")
+    return ExitCode.OK
+
+
+def _print_scan(
+    registry: Registry, scans: dict[str, Any], found: list[Any], spec: str
+) -> None:
+    totals = {
+        "evals": len(scans),
+        "tasks": sum(len(s.tasks) for s in scans.values()),
+        "scorers": sum(len(s.scorers) for s in scans.values()),
+        "judge calls": sum(len(s.judge_calls) for s in scans.values()),
+        "preset calls": sum(len(s.preset_calls) for s in scans.values()),
+        "empty checks": sum(len(s.empty_checks) for s in scans.values()),
+        "dead checks": sum(len(s.dead_checks) for s in scans.values()),
+        "helper checks": sum(len(s.helpers) for s in scans.values()),
+        "places not followed": sum(len(s.unfollowed) for s in scans.values()),
+    }
+    print(f"{spec}: " + ", ".join(f"{v} {k}" for k, v in totals.items()))
+    for name, scan in scans.items():
+        for line in _flow_lines(registry, name, scan):
+            print(f"{name}: {line}")
+    for item in found:
+        print(f"drift: {item}")
+    print(f"{len(found)} drift(s)" if found else "no drift: the registry matches")
+
+
+def _flow_lines(registry: Registry, name: str, scan: Any) -> list[str]:
+    """What following the model's output found in one eval, one line each."""
+    lines = []
+    for check in scan.helpers:
+        known = "recorded" if _is_recorded(registry, name, check) else "not recorded"
+        lines.append(f"helper ({known}): {check}")
+    lines += [f"found by following the output: {c}" for c in scan.missed_by_name]
+    return lines + [f"not followed: {place}" for place in scan.unfollowed]
+
+
+def _is_recorded(registry: Registry, name: str, check: Any) -> bool:
+    entry = registry.evals.get(name)
+    return bool(entry and recorded(entry, check))
+
+
+def _helper_json(registry: Registry, name: str, check: Any) -> dict[str, Any]:
+    return {
+        "file": check.file,
+        "line": check.line,
+        "function": check.function,
+        "check": check.check,
+        "kind": check.kind,
+        "route": " -> ".join(check.route),
+        "recorded": _is_recorded(registry, name, check),
+    }
+
+
+def _scan_json(
+    registry: Registry, scans: dict[str, Any], found: list[Any]
+) -> dict[str, Any]:
+    def findings(items: Any) -> list[str]:
+        return [str(item) for item in items]
+
+    return {
+        "evals": {
+            name: {
+                "tasks": findings(
+                    f"{w.file}:{w.line}: {t}" for t, w in s.tasks.items()
+                ),
+                "scorers": findings(s.scorers.values()),
+                "builtin_scorers": sorted(s.builtin_scorers),
+                "judge_calls": findings(s.judge_calls),
+                "preset_calls": findings(s.preset_calls),
+                "empty_checks": findings(s.empty_checks),
+                "dead_checks": findings(s.dead_checks),
+                "unparsable": findings(s.unparsable),
+                "helpers": [_helper_json(registry, name, c) for c in s.helpers],
+                "found_by_following_the_output": findings(s.missed_by_name),
+                "not_followed": findings(s.unfollowed),
+            }
+            for name, s in scans.items()
+        },
+        "drift": [str(item) for item in found],
+    }

@@ -1,0 +1,259 @@
+"""replace_preset: replace ``preset_score_on_no_response`` with the outcome router.
+
+``preset_score_on_no_response(grader, value)`` gives only an empty or
+whitespace completion a preset score; refusals, filters and truncated
+reasoning still reach the grader. Each call that resolves to
+``inspect_evals.utils.scorers.preset_score_on_no_response`` (positional or
+``no_response_value=``, through an alias or the ``scorers`` module) becomes
+``route_empty_responses(grader, category=..., ...)`` with the registry
+settings of the registered construct (factory, shared helper or task) whose
+top-level function encloses the call. The preset value gives way to the
+registry's verdicts, and the preset import goes once unused; a module-level
+constant that held the value stays, since other modules may import it. A call
+outside any registered construct, with arguments the preset does not take, or
+whose dict value the registry's verdicts do not match, skips the eval.
+Unsafe: non-answers get new score values.
+
+Each call is known by where it is: ``ast`` finds it and the function around
+it, LibCST parses and prints only the call, and the new text replaces the old
+(`Chunks.edit`), as wrap_router does. A call inside another's arguments is
+rewritten first, and the outer call is read with it rewritten.
+"""
+
+import ast
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
+from empty_migrate.codemods.kit.chunks import Chunks
+from empty_migrate.codemods.kit.imports import (
+    NeededImports,
+    add_imports,
+    remove_unused_imports,
+)
+from empty_migrate.codemods.kit.nodes import find_all
+from empty_migrate.codemods.kit.router_call import router_call
+from empty_migrate.entries.schema import Resolved, ScorerEntry
+from empty_migrate.runtime.policy import POLICY, Category, Route
+from empty_migrate.source.scan import PACKAGE_ROOT
+from empty_migrate.source.syntax import (
+    Definition,
+    Function,
+    imported_locals,
+    scope_bindings,
+)
+
+PRESET_NAME = "preset_score_on_no_response"
+PRESET = f"inspect_evals.utils.scorers.{PRESET_NAME}"
+PARAMETERS = ("grader", "no_response_value")
+VERDICTS = {
+    Route.NO_ANSWER: "no_answer_verdict",
+    Route.REFUSAL_VERDICT: "refusal_verdict",
+}
+
+
+class ReplacePreset(Codemod):
+    """Replace ``preset_score_on_no_response`` calls with ``route_empty_responses``."""
+
+    def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
+        if not self.applies(target):
+            return []
+        found = {f.file for f in target.scan.preset_calls} | _naming_files(target)
+        return sorted(target.source(relative) for relative in found)
+
+    def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
+        relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
+        chunks = Chunks(text, target.workspace.parse(text))
+        names = _preset_names(chunks.tree)
+        rewrite = _Rewrite(target, relative, _dict_constants(chunks.tree))
+        calling = chunks.find(
+            lambda s: bool(_preset_calls(s, names)), mentions=[*names[0], PRESET_NAME]
+        )
+        if calling and not chunks.positioned:
+            raise Skip(f"{relative}: lone carriage-return line ends; replace by hand")
+        for index in calling:
+            group = chunks.statements[index]
+            calls = [call for s in group for call in _preset_calls(s, names)]
+            chunks.edit(index, rewrite.edits(chunks, index, calls))
+        remove_unused_imports(chunks, rewrite.dropped)
+        add_imports(chunks, rewrite.imports.items)
+        return chunks.text
+
+
+@dataclass(frozen=True)
+class _Call:
+    """A preset call, and the function or class at the top of those around it."""
+
+    node: ast.Call
+    outermost: Definition | None
+
+
+def _preset_calls(statement: ast.stmt, names: tuple[set[str], set[str]]) -> list[_Call]:
+    """The preset calls in a top-level statement, with what encloses each."""
+    found = []
+    stack: list[tuple[ast.AST, Definition | None]] = [(statement, None)]
+    while stack:
+        node, outermost = stack.pop()
+        if outermost is None and isinstance(node, Definition):
+            outermost = node
+        if isinstance(node, ast.Call) and _is_preset(node, names):
+            found.append(_Call(node, outermost))
+        stack.extend((child, outermost) for child in ast.iter_child_nodes(node))
+    return found
+
+
+def _is_preset(call: ast.Call, names: tuple[set[str], set[str]]) -> bool:
+    """A call of the preset by one of its local names, or through its module."""
+    functions, modules = names
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in functions
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == PRESET_NAME
+        and isinstance(func.value, ast.Name)
+        and func.value.id in modules
+    )
+
+
+def _preset_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """Local names bound to the preset, and to its module (``utils.scorers``).
+
+    An aliased import resolves, and a same-named function from elsewhere does not.
+    """
+    module, _, function = PRESET.rpartition(".")
+    package, _, name = module.rpartition(".")
+    return imported_locals(tree, module, function), imported_locals(tree, package, name)
+
+
+def _naming_files(target: EvalTarget) -> set[str]:
+    """The eval's files that name the preset: the scan misses calls via an alias."""
+    return {
+        path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
+        for path in target.python_files(target.name)
+        if PRESET_NAME in _text_of(target, path)
+    }
+
+
+def _text_of(target: EvalTarget, path: str) -> str:
+    """A file's text; one that is not UTF-8 names no preset (the scan reports it)."""
+    try:
+        return target.read(path)
+    except UnicodeDecodeError:
+        return ""
+
+
+@dataclass
+class _Rewrite:
+    """Turns preset calls into router calls, noting the imports in and out."""
+
+    target: EvalTarget
+    relative: str
+    dict_constants: set[str]
+    imports: NeededImports = field(default_factory=NeededImports)
+    dropped: set[str] = field(default_factory=set)
+
+    def edits(
+        self, chunks: Chunks, index: int, calls: list[_Call]
+    ) -> list[tuple[int, int, str]]:
+        """The text edits of one chunk: each outermost call, rewritten.
+
+        Calls are rewritten in the order they end, so a call nested in
+        another's arguments comes first, and the outer one is read with it
+        rewritten.
+        """
+        text = chunks.texts[index]
+        done: list[tuple[int, int, str]] = []
+        for call in sorted(calls, key=lambda c: _end(c.node)):
+            start, end = chunks.span(index, call.node)
+            inner = [edit for edit in done if start <= edit[0] and edit[1] <= end]
+            source = text[start:end]
+            for a, b, new in sorted(inner, reverse=True):
+                source = source[: a - start] + new + source[b - start :]
+            new = chunks.code(self.routed(cst.parse_expression(source), call))
+            done = [edit for edit in done if edit not in inner] + [(start, end, new)]
+        return done
+
+    def routed(self, call: cst.Call, found: _Call) -> cst.Call:
+        """The router call that replaces a preset call."""
+        where = f"{self.relative}:{found.node.lineno}"
+        construct = self._enclosing(found, where)
+        grader, value = _arguments(call, where)
+        settings = self.target.settings(construct)
+        if _is_dict(value, self.dict_constants) and not _dict_verdicts(settings):
+            raise Skip(
+                f"{where}: the preset value is a dict but {construct.name}'s "
+                f"registry verdicts for category {settings.category} are not; "
+                "give it a dict no_answer_verdict or refusal_verdict"
+            )
+        self.dropped |= _names_in(call.func)
+        if value is not None:
+            self.dropped |= _names_in(value)
+        return router_call(self.imports, grader, settings)
+
+    def _enclosing(self, found: _Call, where: str) -> ScorerEntry:
+        """The registered construct whose top-level function holds the call."""
+        constructs = {s.name: s for s in self.target.scorers_in(self.relative)}
+        top = found.outermost
+        if not isinstance(top, Function) or top.name not in constructs:
+            raise Skip(
+                f"{where}: preset_score_on_no_response is not inside a registered "
+                "scorer construct, so its route settings are unknown"
+            )
+        construct = constructs[top.name]
+        if not construct.rewrite:
+            raise Skip(
+                f"{where}: {construct.name} holds a preset_score_on_no_response "
+                "call but is registered with rewrite: false"
+            )
+        return construct
+
+
+def _end(node: ast.expr) -> tuple[int, int]:
+    return node.end_lineno, node.end_col_offset
+
+
+def _arguments(
+    call: cst.Call, where: str
+) -> tuple[cst.BaseExpression, cst.BaseExpression | None]:
+    """The grader and the preset value, bound as the preset's signature binds them."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword}
+    bound = dict(zip(PARAMETERS, positional, strict=False))
+    unknown = set(keywords) - set(PARAMETERS) or set(keywords) & set(bound)
+    starred = any(a.star for a in call.args)
+    if starred or unknown or len(positional) > len(PARAMETERS):
+        raise Skip(f"{where}: preset_score_on_no_response has unexpected arguments")
+    bound |= keywords
+    if "grader" not in bound:
+        raise Skip(f"{where}: preset_score_on_no_response has no grader")
+    return bound["grader"], bound.get("no_response_value")
+
+
+def _dict_constants(tree: ast.Module) -> set[str]:
+    """Names bound at module level to a dict literal (by one binding or more)."""
+    return {
+        name
+        for name, values in scope_bindings(tree.body).items()
+        if any(isinstance(value, ast.Dict) for value in values)
+    }
+
+
+def _is_dict(value: cst.BaseExpression | None, constants: set[str]) -> bool:
+    if isinstance(value, cst.Name):
+        return value.value in constants
+    return isinstance(value, cst.Dict)
+
+
+def _dict_verdicts(settings: Resolved) -> bool:
+    """Whether every verdict the router will give a non-answer is a dict."""
+    routes = set(POLICY[Category(settings.category)].values())
+    routes |= {override.route for override in settings.overrides}
+    used = [getattr(settings, name) for r, name in VERDICTS.items() if r in routes]
+    return all(isinstance(verdict, dict) for verdict in used)
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    """Every name the node refers to (candidates for now-unused imports)."""
+    return {name.value for name in find_all(node, cst.Name)}

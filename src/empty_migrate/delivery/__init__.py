@@ -1,0 +1,1 @@
+"""Delivering a migration as git branches, each with its commit and PR text."""

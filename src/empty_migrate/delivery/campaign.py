@@ -1,0 +1,327 @@
+"""Deliver a migration as one branch per eval, resumably.
+
+The campaign's state file, ``<git dir>/empty-migrate/campaign.json``, records
+each branch the tool made (its evals, commit and base). It is how a branch the
+tool made is told from one it did not: a branch is the tool's only while it
+points at the commit recorded for it. A re-run leaves a finished branch alone,
+makes what is missing, and never touches a branch it did not make (or one that
+has moved since); ``replace`` rebuilds the tool's own out-of-date branches.
+
+Each branch is made with Ctrl-C held: its commit, its ref, its PR text and the
+state file are all written, or none of them, and the run stops after it.
+"""
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from empty_migrate.codemods.kit.declaration import Declaration
+from empty_migrate.delivery.branches import PREFIX, Branch, plan_branches
+from empty_migrate.delivery.git import GitError, GitRepo, uses_conventional_commits
+from empty_migrate.delivery.pull_request import (
+    TEMPLATE,
+    Behaviour,
+    commit_message,
+    measured,
+    render,
+    title,
+)
+from empty_migrate.pipeline.migrate import Progress, RunResult, migrate
+from empty_migrate.pipeline.write import held_interrupts
+from empty_migrate.registry.loader import Registry
+from empty_migrate.target.files import write_files
+
+STATE_FILE = "empty-migrate/campaign.json"
+"""The state file, under the repository's git folder (never in the work tree)."""
+PR_FOLDER = "empty-migrate/pr"
+"""Where PR texts go by default, under the git folder, for the same reason."""
+
+
+@dataclass
+class Record:
+    """One branch in the state file."""
+
+    evals: list[str]
+    commit: str | None
+    base: str
+    status: str
+    """``done`` (made by the tool) or ``failed`` (the migration failed)."""
+    files: list[str] = field(default_factory=list)
+    pr: str | None = None
+    detail: str | None = None
+
+
+@dataclass
+class State:
+    """The campaign's state file: base, and branch name -> record."""
+
+    base: str | None = None
+    branches: dict[str, Record] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, git_dir: Path) -> "State":
+        """The state in `git_dir`, or an empty one when there is none yet."""
+        path = git_dir / STATE_FILE
+        if not path.is_file():
+            return cls()
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            records = {k: Record(**v) for k, v in data["branches"].items()}
+        except (ValueError, KeyError, TypeError) as error:
+            raise GitError(
+                f"{path} is not a campaign state file ({error}); move it away to "
+                "start a new campaign"
+            ) from None
+        return cls(data.get("base"), records)
+
+    def save(self, git_dir: Path) -> None:
+        """Write the state, staged and renamed (only when it changed)."""
+        text = json.dumps(
+            {
+                "base": self.base,
+                "branches": {k: asdict(v) for k, v in sorted(self.branches.items())},
+            },
+            indent=2,
+        )
+        path = git_dir / STATE_FILE
+        if not path.is_file() or path.read_text(encoding="utf-8") != text + "\n":
+            write_files(git_dir, {STATE_FILE: text + "\n"})
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One branch to deliver: its plan, commit message, PR title and text."""
+
+    branch: Branch
+    message: str
+    title: str
+    pr_text: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the campaign did with one branch."""
+
+    branch: str
+    action: str
+    """created, replaced, unchanged, out of date, not ours, or failed."""
+    commit: str | None = None
+    detail: str | None = None
+    pr: Path | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a campaign will deliver, and the evals whose migration failed."""
+
+    deliveries: list[Delivery]
+    failed: dict[str, str]
+    """Eval -> why its migration failed; it gets no branch."""
+
+
+def audit_measure(
+    registry: Registry, python: str | None, notify: Callable[[str], None]
+) -> Callable[[RunResult, Path], list[Behaviour]]:
+    """A `plan` measure: the audit of the base tree, then of the migrated one.
+
+    The audit runs in the target environment, `python` or as `audit` chooses
+    (`notify` hears about a first-time build).
+    """
+
+    def measure(run: RunResult, tree: Path) -> list[Behaviour]:
+        # imported here: only --audit runs the audit
+        from empty_migrate.audit.run import choose_python, run_audit
+
+        evals = [r.eval for r in run.evals if r.status == "rewritten"]
+        interpreter = choose_python(python, tree, notify)
+        before = run_audit(registry, tree, evals, interpreter)
+        write_files(tree, run.changed_files())  # the base's temporary copy
+        return measured(before, run_audit(registry, tree, evals, interpreter))
+
+    return measure
+
+
+def plan(
+    git: GitRepo,
+    registry: Registry,
+    evals: Sequence[str],
+    codemods: Sequence[Declaration],
+    today: str,
+    base_commit: str,
+    issue: int | None = None,
+    measure: Callable[[RunResult, Path], list[Behaviour]] | None = None,
+    progress: Progress | None = None,
+) -> Plan:
+    """Migrate the base's files (exported beside the work tree) and split the run.
+
+    `measure`, if given, is called with the run and the exported base tree for
+    the before/after behaviour the PR texts show; it may write the run's
+    changes into that temporary tree.
+    """
+    with git.exported(base_commit) as tree:
+        run = migrate(registry, tree, evals, codemods, today, progress)
+        branches = plan_branches(run, tree)
+        template_file = tree / TEMPLATE
+        template = template_file.read_text("utf-8") if template_file.is_file() else None
+        behaviour = measure(run, tree) if measure else None
+    conventional = uses_conventional_commits(git.subjects(base_commit))
+    deliveries = [
+        Delivery(
+            branch,
+            commit_message(branch, conventional),
+            title(branch),
+            render(branch, template, issue, behaviour),
+        )
+        for branch in branches
+    ]
+    failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
+    return Plan(deliveries, failed)
+
+
+class CampaignInterrupted(Exception):
+    """Ctrl-C stopped the campaign between two branches."""
+
+    def __init__(self, outcomes: list[Outcome], pending: list[str]) -> None:
+        super().__init__(f"{len(outcomes)} branch(es) done, {len(pending)} left")
+        self.outcomes = outcomes
+        self.pending = pending
+
+
+def deliver(
+    git: GitRepo,
+    plan: Plan,
+    base: str,
+    base_commit: str,
+    pr_dir: Path,
+    replace: bool = False,
+    report: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Make each delivery's branch (and PR text) unless it is done; in order.
+
+    The plan's failed evals are recorded first; they get no branch.
+
+    Raises:
+        CampaignInterrupted: If Ctrl-C arrived; the branches before it are
+            complete and recorded.
+    """
+    state = State.load(git.git_dir)
+    state.base = base
+    for name, reason in plan.failed.items():
+        recorded = state.branches.get(PREFIX + name)
+        if recorded is None or recorded.status != "done":
+            state.branches[PREFIX + name] = Record(
+                [name], None, base_commit, "failed", detail=reason
+            )
+    state.save(git.git_dir)
+    deliveries = plan.deliveries
+    outcomes: list[Outcome] = []
+    with held_interrupts() as interrupted:
+        for index, delivery in enumerate(deliveries):
+            outcome = _deliver_one(git, delivery, base_commit, pr_dir, replace, state)
+            state.save(git.git_dir)
+            outcomes.append(outcome)
+            if report:
+                report(outcome)
+            if interrupted() and index + 1 < len(deliveries):
+                pending = [d.branch.name for d in deliveries[index + 1 :]]
+                raise CampaignInterrupted(outcomes, pending)
+    return outcomes
+
+
+def _deliver_one(
+    git: GitRepo,
+    delivery: Delivery,
+    base_commit: str,
+    pr_dir: Path,
+    replace: bool,
+    state: State,
+) -> Outcome:
+    branch = delivery.branch
+    owner, tip = ownership(git, state, branch.name)
+    ours = owner == "ours"
+    if owner in ("moved", "foreign"):
+        why = OWNERSHIP[owner]
+        return Outcome(branch.name, "not ours", tip, f"{why}; left untouched")
+    tree = git.tree_with(base_commit, branch.files)
+    if ours and git.tree_of(tip) == tree and git.parents(tip) == [base_commit]:
+        pr = _write_pr(pr_dir, branch, delivery.pr_text)
+        _record(state, branch, tip, base_commit, pr)
+        return Outcome(branch.name, "unchanged", tip, pr=pr)
+    if ours and not replace:
+        detail = "differs from this run's migration; --replace-existing rebuilds it"
+        return Outcome(branch.name, "out of date", tip, detail)
+    commit = git.commit(tree, base_commit, delivery.message)
+    git.set_branch(branch.name, commit, tip)
+    pr = _write_pr(pr_dir, branch, delivery.pr_text)
+    _record(state, branch, commit, base_commit, pr)
+    return Outcome(branch.name, "replaced" if ours else "created", commit, pr=pr)
+
+
+OWNERSHIP = {
+    "absent": "no such branch",
+    "ours": "made by empty-migrate",
+    "moved": "has commits since empty-migrate made it",
+    "foreign": "was not made by empty-migrate",
+}
+"""Whose a branch is, and what that means."""
+
+
+def ownership(git: GitRepo, state: State, branch: str) -> tuple[str, str | None]:
+    """Whose `branch` is (a key of `OWNERSHIP`), and the commit it points at.
+
+    It is the tool's only while it points at the commit the state file
+    records for it; any other existing branch is never touched.
+    """
+    tip = git.tip(branch)
+    record = state.branches.get(branch)
+    if tip is None:
+        return "absent", None
+    if record is not None and record.commit == tip:
+        return "ours", tip
+    return ("moved" if record is not None and record.commit else "foreign"), tip
+
+
+def _write_pr(pr_dir: Path, branch: Branch, text: str) -> Path:
+    path = pr_dir / f"{branch.key}.md"
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        write_files(pr_dir, {path.name: text})
+    return path
+
+
+def _record(state: State, branch: Branch, commit: str, base: str, pr: Path) -> None:
+    state.branches[branch.name] = Record(
+        list(branch.evals), commit, base, "done", branch.changed_files(), str(pr)
+    )
+
+
+@dataclass(frozen=True)
+class BranchStatus:
+    """A recorded branch as it is now."""
+
+    branch: str
+    evals: list[str]
+    status: str
+    commit: str | None
+    base: str
+    detail: str | None
+
+
+def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
+    """The state file's branches, each checked against the repository now."""
+    state = State.load(git.git_dir)
+    rows = []
+    for name, record in sorted(state.branches.items()):
+        owner, _ = ownership(git, state, name)
+        if record.status == "failed":
+            label, detail = "failed", record.detail
+        elif owner == "absent":
+            label, detail = "missing", "deleted since; the next run makes it again"
+        elif owner == "moved":
+            label, detail = "moved", OWNERSHIP[owner]
+        else:
+            label, detail = "done", None
+        rows.append(
+            BranchStatus(name, record.evals, label, record.commit, record.base, detail)
+        )
+    return state, rows

@@ -1,0 +1,75 @@
+"""Where an eval keeps the model's output, and what the router can see there.
+
+A registry ``output`` location (``state.output``, an assistant message, a store
+or metadata key) names one of the router's locators. Some locations keep less
+than the provider gave: an assistant message drops the stop reason, and a
+completion kept as text drops everything but the words. `observable` says
+which outcome classes still reach the router through a location, so the tests
+and the changelog the migration writes claim only what the eval can see.
+"""
+
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+from empty_migrate.entries.schema import output_locator
+from empty_migrate.runtime.policy import Outcome
+
+
+def locator(output: str) -> Callable[[Any], Any]:
+    """The router's `OutputLocator` for a registry ``output`` location."""
+    # imported here: inspect_ai is slow to import, and the codemods that ask
+    # only `observable` of ``state.output`` evals never need it
+    from empty_migrate.runtime import router
+
+    if (found := output_locator(output)) is None:
+        return router.state_output
+    function, keys = found
+    named = getattr(router, function)
+    return named if keys is None else named(*keys)
+
+
+def observable(outcome: Outcome, output: str) -> bool:
+    """Whether the router still sees `outcome` where the eval keeps its output.
+
+    Decided by placing the outcome's provider fixture where the eval keeps it
+    (`probe.task_state`) and classifying what the locator finds there.
+    """
+    return seen_as(outcome, output) == outcome
+
+
+def seen_as(outcome: Outcome, output: str) -> Outcome:
+    """The outcome the router sees where the eval keeps its output.
+
+    ``answered`` where the location keeps nothing the router can classify:
+    then the scorer decides, as for an answer.
+    """
+    if output in ("state.output", "none"):
+        return outcome
+    return _seen_through(outcome, output)
+
+
+@cache
+def _seen_through(outcome: Outcome, output: str) -> Outcome:
+    # imported here: the fixture library is large, and most evals never need it
+    from empty_migrate.testing.provider_outputs import (
+        OUTCOME_EXAMPLES,
+        provider_output,
+    )
+
+    return seen_through(provider_output(OUTCOME_EXAMPLES[outcome]).output, output)
+
+
+def seen_through(model_output: Any, output: str) -> Outcome:
+    """The outcome the router sees when `model_output` is kept at location `output`.
+
+    The output is placed where the eval keeps it (`probe.place_output`) and what
+    the location's locator finds there is classified; ``answered`` if it finds
+    nothing (the scorer decides).
+    """
+    from empty_migrate.runtime import probe
+    from empty_migrate.runtime.router import classify_outputs, located_outputs
+
+    state = probe.task_state(model_output, output_at=output)
+    outputs = located_outputs(locator(output)(state))
+    return classify_outputs(outputs).outcome if outputs else Outcome.ANSWERED

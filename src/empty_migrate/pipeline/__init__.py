@@ -1,0 +1,1 @@
+"""A migration run: select, run the codemods per file, format, review, write."""

@@ -1,0 +1,390 @@
+"""Migrate evals: select, check against the registry, run the codemods, write.
+
+The whole run is computed in memory first (a workspace of path -> text), so a
+dry run and a write produce the same changes; nothing is written until every
+eval has been computed and formatted (see `empty_migrate.pipeline.write`).
+"""
+
+import os
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from empty_migrate.codemods import (
+    declaration,
+    declared,
+    eval_target,
+    implementation,
+)
+from empty_migrate.codemods import names as codemod_names
+from empty_migrate.codemods.kit.declaration import Declaration
+from empty_migrate.pipeline.comment_review import follow
+from empty_migrate.pipeline.formatter import Formatter, FormatterError
+from empty_migrate.pipeline.runner import EvalResult, FileResult, migrate_eval
+from empty_migrate.pipeline.write import WriteUnit
+from empty_migrate.registry.drift import eval_drift
+from empty_migrate.registry.loader import Registry
+from empty_migrate.source.scan import PACKAGE_ROOT, scan_eval
+from empty_migrate.source.workspace import Workspace
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass
+class RunResult:
+    """The outcome of one migration run, eval by eval."""
+
+    evals: list[EvalResult] = field(default_factory=list)
+    groups: list[list[str]] = field(default_factory=list)
+    """Evals migrated together because they share a scorer file, in run order."""
+    notices: list[str] = field(default_factory=list)
+    """What the user should know about how the run was made (a fallback ruff)."""
+
+    def count(self, status: str) -> int:
+        """How many evals ended with `status`."""
+        return sum(1 for result in self.evals if result.status == status)
+
+    def changed_files(self) -> dict[str, str]:
+        """Every rewritten file's final text, by path (the last eval's wins)."""
+        return {
+            f.path: f.after
+            for result in self.evals
+            for f in result.files
+            if f.status == "rewritten"
+        }
+
+    def write_plan(self) -> list[WriteUnit]:
+        """The groups with changes, as units to write, each all or nothing.
+
+        They are ordered by their first rewritten eval, so the unit that
+        installs the shared router module comes before every unit using it.
+        """
+        position = {result.eval: index for index, result in enumerate(self.evals)}
+        by_name = {result.eval: result for result in self.evals}
+        units = []
+        for group in self.groups:
+            changed = [n for n in group if by_name[n].status == "rewritten"]
+            if changed:
+                files = RunResult([by_name[n] for n in changed]).changed_files()
+                units.append((min(map(position.get, changed)), changed, files))
+        return [WriteUnit(tuple(names), files) for _, names, files in sorted(units)]
+
+
+def is_shared(file: FileResult) -> bool:
+    """Whether a rewrite is to a file every migrated eval shares (the router module).
+
+    It is when every codemod that changed it declares the file shared; a
+    scorer helper some evals share (``utils/aime_common.py``) is not.
+    """
+    return all(declaration(name).shares(file.path) for name in file.codemods)
+
+
+def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str]]:
+    """Scorer files the run rewrote that registered evals outside the run also use.
+
+    Their scores change too, but they get no version bump or changelog entry
+    unless they are migrated in the same run. The shared router module and
+    the preset shim (repo-level changes) do not count.
+    """
+    selected = {result.eval for result in run.evals}
+    users: dict[str, set[str]] = {}
+    for name, entry in registry.evals.items():
+        for scorer in entry.scorers:
+            users.setdefault((PACKAGE_ROOT / scorer.file).as_posix(), set()).add(name)
+    rewritten = sorted(
+        {
+            f.path
+            for r in run.evals
+            for f in r.files
+            if f.status == "rewritten" and not is_shared(f)
+        }
+    )
+    return {
+        path: sorted(users[path] - selected)
+        for path in rewritten
+        if users.get(path, selected) - selected
+    }
+
+
+class SelectionError(Exception):
+    """A choice of codemods that would leave code that cannot run."""
+
+
+def select_codemods(
+    only: Sequence[str] | None = None, skip: Sequence[str] | None = None
+) -> list[Declaration]:
+    """The codemods to run, in pipeline order (names were checked by the CLI).
+
+    Raises:
+        SelectionError: If a chosen codemod needs one that is not chosen (its
+            rewrite imports the router another one installs, say).
+    """
+    chosen = set(only) if only else set(codemod_names())
+    chosen -= set(skip or [])
+    for codemod in declared(chosen):
+        missing = [need for need in codemod.needs if need not in chosen]
+        if missing:
+            flags = " ".join(f"--only {need}" for need in missing)
+            advice = f"add {flags}" if only else f"do not skip {' or '.join(missing)}"
+            raise SelectionError(
+                f"{codemod.name} needs {' and '.join(missing)} in the same run: "
+                f"{advice}"
+            )
+    return list(declared(chosen))
+
+
+def migrate(
+    registry: Registry,
+    repo: Path,
+    evals: Sequence[str],
+    codemods: Sequence[Declaration],
+    today: str,
+    progress: Progress | None = None,
+    jobs: int | None = None,
+) -> RunResult:
+    """Compute the migration of `evals` in the tree at `repo`; nothing is written.
+
+    Evals that share a scorer file are migrated in order in one group, so a
+    later one sees the earlier one's rewrite; independent groups run in
+    parallel processes (`jobs`, default: one per core).
+    """
+    names = [codemod.name for codemod in codemods]
+    groups = _independent_groups(registry, evals)
+    jobs = min(jobs or os.cpu_count() or 1, len(groups))
+    results: dict[str, EvalResult] = {}
+    if jobs <= 1:
+        workspace = Workspace(repo)
+        for group in groups:
+            results |= _migrate_group(registry, repo, group, names, today, workspace)
+            _report_progress(progress, len(results), len(evals), group)
+    else:
+        # imported here: a run of one group (one eval, say) starts no processes
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        context = multiprocessing.get_context("fork")
+        pool = ProcessPoolExecutor(
+            jobs, mp_context=context, initializer=_leave_interrupts_to_parent
+        )
+        try:
+            futures = {
+                pool.submit(_migrate_batch, registry, repo, batch, names, today): batch
+                for batch in _batches(groups, jobs * 4)
+            }
+            for future in as_completed(futures):
+                results |= future.result()
+                last = futures[future][-1]
+                _report_progress(progress, len(results), len(evals), last)
+        finally:
+            # on Ctrl-C, stop at once: nothing has been written yet
+            pool.shutdown(cancel_futures=True)
+    run = RunResult([results[name] for name in evals], groups)
+    formatter = Formatter(repo)
+    _format(run, formatter)
+    _settle_shared_files(run)
+    if run.changed_files() and formatter.ruff.notice:
+        run.notices.append(formatter.ruff.notice)
+    return run
+
+
+def _leave_interrupts_to_parent() -> None:
+    # a worker interrupted mid-eval would only print a traceback: the parent
+    # process handles Ctrl-C and shuts the pool down
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _report_progress(
+    progress: Progress | None, done: int, total: int, group: list[str]
+) -> None:
+    if progress:
+        progress(done, total, group[-1])
+
+
+def _batches(groups: list[list[str]], count: int) -> list[list[list[str]]]:
+    """Split the groups into about `count` batches of similar size, in order."""
+    size = max(1, -(-len(groups) // count))
+    return [groups[i : i + size] for i in range(0, len(groups), size)]
+
+
+def _migrate_batch(
+    registry: Registry,
+    repo: Path,
+    batch: list[list[str]],
+    names: list[str],
+    today: str,
+) -> dict[str, EvalResult]:
+    results: dict[str, EvalResult] = {}
+    workspace = Workspace(repo)
+    for group in batch:
+        results |= _migrate_group(registry, repo, group, names, today, workspace)
+    return results
+
+
+def _migrate_group(
+    registry: Registry,
+    repo: Path,
+    group: list[str],
+    names: list[str],
+    today: str,
+    workspace: Workspace,
+) -> dict[str, EvalResult]:
+    codemods = declared(names)
+    return {
+        name: _migrate_one(registry, repo, name, codemods, today, workspace)
+        for name in group
+    }
+
+
+def _independent_groups(registry: Registry, evals: Sequence[str]) -> list[list[str]]:
+    """Evals in run order, grouped so that evals sharing a scorer file stay together.
+
+    A scorer file outside an eval's own package (``utils/aime_common.py``) is
+    shared: its evals must run in sequence. The router module and the preset
+    shim are shared by all, but every group rewrites them identically.
+    """
+    owner: dict[str, str] = {}
+    parent = {name: name for name in evals}
+
+    def root(name: str) -> str:
+        while parent[name] != name:
+            name = parent[name]
+        return name
+
+    for name in evals:
+        for scorer in registry.get(name).scorers:
+            if scorer.file.startswith(f"{name}/"):
+                continue
+            other = owner.setdefault(scorer.file, name)
+            parent[root(name)] = root(other)
+    groups: dict[str, list[str]] = {}
+    for name in evals:
+        groups.setdefault(root(name), []).append(name)
+    return list(groups.values())
+
+
+def _settle_shared_files(run: RunResult) -> None:
+    """Keep one rewrite per file, by the first eval in run order that changes it.
+
+    Groups start from the pristine tree, so each rewrites the router module
+    and the preset shim: a later identical rewrite becomes a no-op. When the
+    eval that first changed a shared file failed, the next eval holding the
+    file (whose workspace already had the change) takes the change over.
+    """
+    final: dict[str, str] = {}
+    orphaned: dict[str, FileResult] = {}
+    for result in run.evals:
+        files = []
+        for file in result.files:
+            if file.status == "failed" and file.path not in final:
+                orphaned.setdefault(file.path, file)
+            elif file.status == "rewritten" and file.path in final:
+                if final[file.path] != file.after:
+                    raise RuntimeError(f"conflicting rewrites of {file.path}")
+                file = replace(file, status="unchanged", before=file.after, review=())
+            elif file.status == "unchanged" and file.path in orphaned:
+                first = orphaned.pop(file.path)
+                if first.before != file.after and result.status != "failed":
+                    file = replace(
+                        file,
+                        status="rewritten",
+                        before=first.before,
+                        codemods=first.codemods,
+                    )
+            if file.status == "rewritten":
+                final.setdefault(file.path, file.after)
+                orphaned.pop(file.path, None)
+            files.append(file)
+        result.files = files
+
+
+def _format(run: RunResult, formatter: Formatter) -> None:
+    """Format every rewritten Python file in one batch, then check it compiles.
+
+    Formatting at the end (two ruff processes for the whole run) rather than
+    per file keeps a 130-eval run fast. An eval whose formatted file no longer
+    compiles fails, and so does the rest of its group (their rewrites build on
+    each other): their files are left as they were. If the formatter itself
+    fails, every eval with a rewritten Python file fails.
+    """
+    texts = {
+        path: text for path, text in run.changed_files().items() if path.endswith(".py")
+    }
+    try:
+        formatted = formatter.format_all(texts)
+    except FormatterError as error:
+        for result in run.evals:
+            if any(f.status == "rewritten" and f.path in texts for f in result.files):
+                _fail(result, str(error))
+        return
+    failed: set[str] = set()
+    for result in run.evals:
+        result.files = [_formatted(f, formatted) for f in result.files]
+        broken = [f for f in result.files if f.status == "failed"]
+        if broken:
+            failed.add(result.eval)
+            _fail(result, "; ".join(f"{f.path}: {f.reason}" for f in broken))
+    by_name = {result.eval: result for result in run.evals}
+    for group in run.groups:
+        blamed = [name for name in group if name in failed]
+        for name in group if blamed else []:
+            if name not in failed and by_name[name].status == "rewritten":
+                _fail(by_name[name], f"shares a scorer file with {', '.join(blamed)}")
+
+
+def _fail(result: EvalResult, reason: str) -> None:
+    """Mark an eval failed, leaving every file it rewrote as it was."""
+    result.reason = reason
+    result.files = [
+        replace(
+            f, status="failed", after=f.before, reason=f.reason or reason, review=()
+        )
+        if f.status in ("rewritten", "failed")
+        else f
+        for f in result.files
+    ]
+
+
+def _formatted(file: FileResult, formatted: dict[str, str]) -> FileResult:
+    if file.status != "rewritten" or file.path not in formatted:
+        return file
+    text = formatted[file.path]
+    try:
+        compile(text, file.path, "exec")
+    except SyntaxError as error:
+        reason = f"does not compile after formatting: {error}"
+        return replace(
+            file, status="failed", after=file.before, reason=reason, review=()
+        )
+    return replace(file, after=text, review=follow(file.review, file.after, text))
+
+
+def _migrate_one(
+    registry: Registry,
+    repo: Path,
+    name: str,
+    codemods: Sequence[Declaration],
+    today: str,
+    workspace: Workspace,
+) -> EvalResult:
+    entry = registry.get(name)
+    if isinstance(entry.codemods, str):
+        return EvalResult(
+            name, reason=f"registry says {entry.codemods}: {entry.codemods_reason}"
+        )
+    scan = scan_eval(workspace, name)
+    if scan.unparsable:
+        broken = "; ".join(
+            f"{f.file} does not parse ({f.text})" for f in scan.unparsable
+        )
+        return EvalResult(name, reason=broken)
+    drift = list(eval_drift(registry, name, scan, repo))
+    if drift:
+        details = "; ".join(f"{d.kind}: {d.detail}" for d in drift)
+        return EvalResult(
+            name, reason=f"code no longer matches the registry ({details})"
+        )
+    target = eval_target(name, entry, scan, repo, today)
+    # only the rewrites this eval can use are loaded
+    chosen = [implementation(d.name) for d in codemods if d.applies(target.listed)]
+    return migrate_eval(target, chosen, workspace)

@@ -1,0 +1,242 @@
+"""Run codemods: per file, text in and a result out; per eval, all or nothing.
+
+`run_file` takes a file's text and returns a `FileResult`: rewritten,
+unchanged, skipped (with the reason) or failed (with the error). A Python
+result is formatted with the target's own ruff configuration and must parse
+and byte-compile, or it fails. `migrate_eval` runs every codemod an eval's
+registry entry asks for; if any file of the eval is skipped or fails, none of
+the eval's files change.
+"""
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import libcst as cst
+
+from empty_migrate.codemods import declared
+from empty_migrate.codemods.changelog.text import scoring_changes
+from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
+from empty_migrate.pipeline.comment_review import CommentReview, ReviewNote
+from empty_migrate.pipeline.formatter import Formatter
+from empty_migrate.source.workspace import Workspace
+
+__all__ = ["EvalResult", "FileResult", "migrate_eval", "run_file"]
+
+Status = Literal["rewritten", "unchanged", "skipped", "failed"]
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """What the migration did to one file."""
+
+    path: str
+    status: Status
+    before: str
+    after: str
+    codemods: tuple[str, ...] = ()
+    reason: str | None = None
+    review: tuple[ReviewNote, ...] = ()
+    """Comments on code the codemods changed, at their lines in ``after``."""
+
+    def diff(self) -> str:
+        """A unified diff that ``git apply`` accepts (empty when unchanged)."""
+        if self.before == self.after:
+            return ""
+        old = "/dev/null" if not self.before else f"a/{self.path}"
+        lines = difflib.unified_diff(
+            self.before.splitlines(keepends=True),
+            self.after.splitlines(keepends=True),
+            old,
+            f"b/{self.path}",
+        )
+        header = f"diff --git a/{self.path} b/{self.path}\n"
+        if not self.before:
+            header += "new file mode 100644\n"
+        return header + "".join(map(_terminated, lines))
+
+
+def _terminated(line: str) -> str:
+    """A diff line ends in a newline; a file's unterminated last line says so."""
+    if line.endswith("\n"):
+        return line
+    return f"{line}\n\\ No newline at end of file\n"
+
+
+@dataclass
+class EvalResult:
+    """What the migration did to one eval.
+
+    Attributes:
+        eval: The eval's name.
+        files: What happened to each file it touched.
+        reason: Why it was skipped or failed, if it was.
+        scoring: What the migration changes in its scoring, line by line.
+        tests_updated: The target tests the migration updated on purpose.
+    """
+
+    eval: str
+    files: list[FileResult] = field(default_factory=list)
+    reason: str | None = None
+    scoring: list[str] = field(default_factory=list)
+    tests_updated: list[str] = field(default_factory=list)
+
+    @property
+    def review(self) -> list[tuple[str, ReviewNote]]:
+        """(path, note) of each comment on changed code in its rewritten files."""
+        return [
+            (f.path, note)
+            for f in self.files
+            if f.status == "rewritten"
+            for note in f.review
+        ]
+
+    @property
+    def status(self) -> Status:
+        """The worst status of its files: failed, skipped, rewritten, unchanged."""
+        statuses = {f.status for f in self.files}
+        for status in ("failed", "skipped", "rewritten"):
+            if status in statuses or (status == "skipped" and self.reason):
+                return status  # type: ignore[return-value]
+        return "unchanged"
+
+
+def run_file(
+    text: str,
+    path: str,
+    codemods: Sequence[Codemod],
+    target: EvalTarget,
+    formatter: Formatter | None = None,
+) -> FileResult:
+    """Apply `codemods` in order to one file's text.
+
+    Args:
+        text: The file's current text ("" for a file that does not exist yet).
+        path: Its path from the repo root.
+        codemods: The codemods that touch this file, in pipeline order.
+        target: The eval being migrated.
+        formatter: Formats rewritten Python files; None leaves them as written.
+
+    Returns:
+        The `FileResult`; ``after`` equals ``before`` unless rewritten.
+    """
+    current, applied = text, []
+    review = CommentReview(text) if path.endswith(".py") else None
+    try:
+        for codemod in codemods:
+            rewritten = codemod.transform(current, path, target)
+            if rewritten != current:
+                applied.append(codemod.name)
+                current = rewritten
+                if review is not None:
+                    review.rewritten(current, codemod.name)
+        if current != text and path.endswith(".py"):
+            current = _checked_python(current, path, formatter)
+            if review is not None:
+                review.rewritten(current, None)
+    except Skip as skip:
+        return FileResult(path, "skipped", text, text, tuple(applied), str(skip))
+    except cst.ParserSyntaxError as error:
+        reason = f"does not parse (line {error.raw_line}): {error.message}"
+        return FileResult(path, "skipped", text, text, tuple(applied), reason)
+    except Exception as error:  # a codemod bug must not stop the other evals
+        reason = f"{type(error).__name__}: {error}"
+        return FileResult(path, "failed", text, text, tuple(applied), reason)
+    if current == text:
+        return FileResult(path, "unchanged", text, current, tuple(applied))
+    notes = review.notes() if review else ()
+    return FileResult(path, "rewritten", text, current, tuple(applied), None, notes)
+
+
+def _checked_python(text: str, path: str, formatter: Formatter | None) -> str:
+    if formatter is not None:
+        text = formatter.format(text, path)
+    compile(text, path, "exec")  # parses and byte-compiles; raises SyntaxError
+    return text
+
+
+def migrate_eval(
+    target: EvalTarget,
+    codemods: Sequence[Codemod],
+    workspace: Workspace,
+    formatter: Formatter | None = None,
+) -> EvalResult:
+    """Migrate one eval against `workspace`, all or nothing.
+
+    Every file is read through the workspace, the codemods' own reads
+    included (the target is bound to it), so an earlier eval's rewrite in the
+    same run is what a later one sees. On success the rewritten texts are
+    stored back into the workspace.
+    """
+    target = replace(target, workspace=workspace)
+    result = EvalResult(target.name)
+    code = [c for c in codemods if not c.follows_changes]
+    follow_ups = [c for c in codemods if c.follows_changes]
+    result.files = _run(target, code, workspace, formatter)
+    shared = {c.name for c in code if c.repo_level}
+    changed_by = tuple(
+        dict.fromkeys(
+            name
+            for f in result.files
+            for name in (*workspace.changed_by.get(f.path, ()), *f.codemods)
+            if name not in shared
+        )
+    )
+    if changed_by:
+        target = replace(target, changed_by=declared(changed_by))
+        result.scoring = scoring_changes(target)
+    if changed_by and follow_ups:
+        result.files += _run(target, follow_ups, workspace, formatter)
+        result.tests_updated = [
+            update.test
+            for update in target.entry.test_updates
+            if any(
+                f.status == "rewritten" and f.path == update.file for f in result.files
+            )
+        ]
+    blocked = [f for f in result.files if f.status in ("skipped", "failed")]
+    if blocked:
+        result.reason = "; ".join(f"{f.path}: {f.reason}" for f in blocked)
+        result.files = [
+            f
+            if f in blocked
+            else replace(
+                f,
+                status="skipped",
+                after=f.before,
+                reason="eval skipped: " + result.reason,
+                review=(),
+            )
+            for f in result.files
+            if f.status != "unchanged" or f in blocked
+        ]
+        return result
+    for file in result.files:
+        workspace[file.path] = file.after
+        if file.status == "rewritten":
+            names = (*workspace.changed_by.get(file.path, ()), *file.codemods)
+            workspace.changed_by[file.path] = tuple(dict.fromkeys(names))
+    return result
+
+
+def _run(
+    target: EvalTarget,
+    codemods: Sequence[Codemod],
+    workspace: Workspace,
+    formatter: Formatter | None,
+) -> list[FileResult]:
+    return [
+        run_file(workspace.read(path), path, touching, target, formatter)
+        for path, touching in _files_and_codemods(target, codemods)
+    ]
+
+
+def _files_and_codemods(
+    target: EvalTarget, codemods: Sequence[Codemod]
+) -> list[tuple[str, list[Codemod]]]:
+    touching: dict[str, list[Codemod]] = {}
+    for codemod in codemods:
+        for path in codemod.files(target):
+            touching.setdefault(path, []).append(codemod)
+    return list(touching.items())

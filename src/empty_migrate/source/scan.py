@@ -1,0 +1,269 @@
+"""Static analysis of an inspect_evals tree: what each eval package holds.
+
+Fast and read-only: ``ast`` only, nothing is imported or executed. Finds every
+eval package under ``src/inspect_evals/``, its ``@task`` and ``@scorer``
+definitions, built-in scorers it uses, judge calls, calls of
+``preset_score_on_no_response``, and hand-rolled or dead empty checks. The
+registry is checked against this picture to report drift.
+"""
+
+import ast
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from empty_migrate.source.findings import Finding
+from empty_migrate.source.flow import FlowCheck, follow_output
+from empty_migrate.source.syntax import (
+    decorator_kinds,
+    imports_from,
+    is_state_output,
+    last_name,
+    local_name,
+)
+from empty_migrate.source.workspace import Workspace
+
+PACKAGE_ROOT = Path("src/inspect_evals")
+NOT_EVALS = {"utils"}
+BUILTIN_SCORERS = {
+    "answer",
+    "choice",
+    "exact",
+    "f1",
+    "includes",
+    "match",
+    "math",
+    "model_graded_fact",
+    "model_graded_qa",
+    "pattern",
+}
+JUDGE_CALLS = {"get_model", "model_graded_qa", "model_graded_fact"}
+PRESET = "preset_score_on_no_response"
+# a file holding none of these cannot contain anything the scan reports, so it
+# is not parsed (most files of a package are data, prompts or challenge code)
+_WORTH_PARSING = re.compile(
+    r"@task|scorer|get_model|model_graded|\.output|completion|\.empty|\.text\b"
+)
+
+
+@dataclass
+class EvalScan:
+    """What one eval package holds."""
+
+    name: str
+    tasks: dict[str, Finding] = field(default_factory=dict)
+    scorers: dict[str, Finding] = field(default_factory=dict)
+    builtin_scorers: set[str] = field(default_factory=set)
+    judge_calls: list[Finding] = field(default_factory=list)
+    preset_calls: list[Finding] = field(default_factory=list)
+    empty_checks: list[Finding] = field(default_factory=list)
+    dead_checks: list[Finding] = field(default_factory=list)
+    unparsable: list[Finding] = field(default_factory=list)
+    flow_checks: list[FlowCheck] = field(default_factory=list)
+    unfollowed: list[Finding] = field(default_factory=list)
+
+    @property
+    def helpers(self) -> list[FlowCheck]:
+        """Empty checks on the output in plain functions a scorer passes it to."""
+        return [check for check in self.flow_checks if not check.in_scorer]
+
+    @property
+    def missed_by_name(self) -> list[FlowCheck]:
+        """Checks in scorers that only following the output finds (not by name)."""
+        named = {(f.file, f.line) for f in [*self.empty_checks, *self.dead_checks]}
+        return [
+            check
+            for check in self.flow_checks
+            if check.in_scorer and (check.file, check.line) not in named
+        ]
+
+    def definitions(self) -> dict[str, list[Finding]]:
+        """Every ``@task`` and ``@scorer`` name, with where it is defined."""
+        found: dict[str, list[Finding]] = {}
+        for name, where in [*self.tasks.items(), *self.scorers.items()]:
+            found.setdefault(name.rsplit("@", 1)[0], []).append(where)
+        return found
+
+
+def eval_package_names(repo: Path) -> list[str]:
+    """The eval packages of a tree: the folders directly under src/inspect_evals."""
+    root = repo / PACKAGE_ROOT
+    return sorted(
+        path.name
+        for path in root.iterdir()
+        if path.is_dir() and path.name not in NOT_EVALS and path.name[0] not in "_."
+    )
+
+
+def scan_repo(repo: Path) -> dict[str, EvalScan]:
+    """Scan every eval package of an inspect_evals tree."""
+    return {name: scan_eval(repo, name) for name in eval_package_names(repo)}
+
+
+def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
+    """Scan one eval package, of a tree or as a run's workspace holds it."""
+    workspace = tree if isinstance(tree, Workspace) else Workspace(tree)
+    result = EvalScan(name)
+    for path in workspace.python_files((PACKAGE_ROOT / name).as_posix()):
+        relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
+        try:
+            text = workspace.read(path)
+            if not _WORTH_PARSING.search(text):
+                continue
+            tree = workspace.parse(text, relative)
+        except (SyntaxError, UnicodeDecodeError, ValueError) as error:
+            result.unparsable.append(Finding(relative, 1, str(error)))
+            continue
+        _ModuleScanner(relative, result).scan(tree)
+    report = follow_output(workspace, name)
+    result.flow_checks, result.unfollowed = report.checks, report.unfollowed
+    return result
+
+
+def _call_name(node: ast.Call) -> str:
+    return last_name(node.func)
+
+
+def _text(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+class _ModuleScanner:
+    """Finds what the scan reports in one module's tree.
+
+    Nodes are visited depth first in source order, as ``ast.NodeVisitor``
+    would, but in one loop instead of a recursive call per node.
+    """
+
+    def __init__(self, file: str, result: EvalScan) -> None:
+        self.file = file
+        self.result = result
+        self.scorer_imports: set[str] = set()
+
+    def scan(self, tree: ast.AST) -> None:
+        """Run the handlers over the tree, in source order."""
+        handlers = {
+            ast.ImportFrom: self.visit_ImportFrom,
+            ast.FunctionDef: self.visit_FunctionDef,
+            ast.AsyncFunctionDef: self.visit_FunctionDef,
+            ast.Call: self.visit_Call,
+            ast.If: self._visit_test,
+            ast.IfExp: self._visit_test,
+            ast.While: self._visit_test,
+            ast.comprehension: self.visit_comprehension,
+        }
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            handler = handlers.get(type(node))
+            if handler is not None:
+                handler(node)
+            children = _children(node)
+            children.reverse()
+            stack.extend(children)
+
+    def finding(self, node: ast.AST, text: str | None = None) -> Finding:
+        return Finding(self.file, getattr(node, "lineno", 1), text or _text(node))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if imports_from(node, "inspect_ai.scorer"):
+            self.scorer_imports |= {local_name(alias) for alias in node.names}
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        kinds = decorator_kinds(node.decorator_list)
+        if "task" in kinds:
+            self.result.tasks.setdefault(node.name, self.finding(node, node.name))
+        if "scorer" in kinds:
+            key = node.name
+            if key in self.result.scorers:
+                key = f"{node.name}@{self.file}"
+            self.result.scorers[key] = self.finding(node, node.name)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = _call_name(node)
+        if name == PRESET:
+            self.result.preset_calls.append(self.finding(node))
+        if name in JUDGE_CALLS:
+            self.result.judge_calls.append(self.finding(node))
+        if name in BUILTIN_SCORERS and name in self.scorer_imports:
+            self.result.builtin_scorers.add(name)
+
+    def _visit_test(self, node: ast.If | ast.IfExp | ast.While) -> None:
+        self._check_condition(node.test)
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        for condition in node.ifs:
+            self._check_condition(condition)
+
+    def _check_condition(self, test: ast.expr) -> None:
+        if _is_dead_check(test):
+            self.result.dead_checks.append(self.finding(test))
+        elif _is_empty_check(test):
+            self.result.empty_checks.append(self.finding(test))
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The direct child nodes, in field order (``ast.iter_child_nodes``).
+
+    Operators and load/store contexts are left out: no handler looks at them,
+    and they are a fifth of all nodes.
+    """
+    children = []
+    for name in _node_fields(type(node)):
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            children.append(value)
+        elif isinstance(value, list):
+            children.extend(item for item in value if isinstance(item, ast.AST))
+    return children
+
+
+_LEAF_FIELDS = {"ctx", "op", "ops"}
+
+
+@cache
+def _node_fields(kind: type[ast.AST]) -> tuple[str, ...]:
+    return tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+
+
+def _is_dead_check(test: ast.expr) -> bool:
+    """Conditions that never fire: a pydantic model is always truthy."""
+    if isinstance(test, ast.BoolOp):
+        return any(_is_dead_check(value) for value in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return is_state_output(test.operand)
+    if is_state_output(test):
+        return True
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Attribute)
+        and test.left.attr == "text"
+        and any(isinstance(op, ast.IsNot | ast.Is) for op in test.ops)
+        and all(
+            isinstance(c, ast.Constant) and c.value is None for c in test.comparators
+        )
+    )
+
+
+def _mentions_completion(node: ast.expr) -> bool:
+    return any(
+        (isinstance(n, ast.Attribute) and n.attr in {"completion", "empty"})
+        or (isinstance(n, ast.Name) and "completion" in n.id)
+        for n in ast.walk(node)
+    )
+
+
+def _is_empty_check(test: ast.expr) -> bool:
+    """Hand-rolled checks for an empty answer: ``not completion``, ``== ""``."""
+    if isinstance(test, ast.BoolOp):
+        return any(_is_empty_check(value) for value in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _mentions_completion(test.operand)
+    if isinstance(test, ast.Compare):
+        empty = any(
+            isinstance(c, ast.Constant) and c.value == "" for c in test.comparators
+        )
+        return empty and _mentions_completion(test.left)
+    return isinstance(test, ast.Attribute) and test.attr == "empty"

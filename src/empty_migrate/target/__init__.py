@@ -1,0 +1,1 @@
+"""The target repository itself: finding or fetching it, its ruff, its own tests."""

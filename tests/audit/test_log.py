@@ -1,0 +1,346 @@
+"""`empty-migrate audit --log`: a real log written by `inspect eval`, re-routed.
+
+One `inspect eval` run (the CLI, in a subprocess, offline) writes one log per
+task of a small task file. Every sample's output is a fixture of the provider
+library; the scorer is the built-in `includes()`, so a sample is correct when
+its output contains its target. The tasks are named for registry tasks: a
+`qa` eval (gsm8k), a `safety` eval (xstest, R = INCORRECT) and an eval with
+several scorers (math), so the same samples route differently; a qa eval run
+for two epochs (boolq); and one whose verdict only its code can give (ifeval).
+"""
+
+import json
+import math
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log, write_eval_log
+
+from empty_migrate.audit.log import AuditLogError, match_scores
+from empty_migrate.cli.main import main
+from empty_migrate.registry.loader import load_registry
+
+# fixture, target: the first four answer correctly, the fifth answers wrongly,
+# the other seven are non-answers, and includes() records each as INCORRECT
+SCRIPT = [
+    ("openai_chat_answer", "Canberra"),
+    ("openai_chat_answer", "Canberra"),
+    ("openai_chat_answer", "Canberra"),
+    ("openai_chat_answer", "Canberra"),
+    ("openai_chat_answer", "Sydney"),
+    ("openai_chat_whitespace_only", "Canberra"),
+    ("openai_chat_refusal_field", "Canberra"),
+    ("azure_content_filter_empty", "Canberra"),
+    ("azure_content_filter_empty", "Canberra"),
+    ("anthropic_thinking_cut_at_max_tokens", "Canberra"),
+    ("openai_chat_400_context_length_exceeded", "Canberra"),
+    ("task_state_never_generated", "Canberra"),
+]
+
+# boolq runs two epochs (mean reducer): each sample's fixture per epoch
+EPOCHS_SCRIPT = [
+    (["openai_chat_answer", "openai_chat_answer"], "Canberra"),
+    (["openai_chat_answer", "azure_content_filter_empty"], "Canberra"),
+    (["openai_chat_whitespace_only", "openai_chat_answer"], "Sydney"),
+    (["openai_chat_400_context_length_exceeded", "openai_chat_answer"], "Canberra"),
+]
+
+TASK_FILE = f"""
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import Sample
+from inspect_ai.scorer import SampleScore, accuracy, includes, metric, stderr
+from inspect_ai.solver import solver
+
+from empty_migrate.testing.provider_outputs import provider_output
+
+SCRIPT = [([name], target) for name, target in {SCRIPT!r}]
+EPOCHS_SCRIPT = {EPOCHS_SCRIPT!r}
+
+
+@solver
+def fixture_output():
+    async def solve(state, generate):
+        fixture = state.metadata["fixtures"][state.epoch - 1]
+        state.output = provider_output(fixture).output
+        if state.output.choices:
+            state.messages.append(state.output.message)
+        return state
+
+    return solve
+
+
+@metric
+def count():
+    def compute(scores: list[SampleScore]) -> float:
+        return float(len(scores))
+
+    return compute
+
+
+def _task(metrics=None, script=SCRIPT, epochs=None):
+    dataset = [
+        Sample(id=i, input="Capital of Australia?", target=target,
+               metadata={{"fixtures": names}})
+        for i, (names, target) in enumerate(script, start=1)
+    ]
+    return Task(dataset=dataset, solver=fixture_output(), scorer=includes(),
+                metrics=metrics, epochs=epochs)
+
+
+@task
+def gsm8k():
+    # count is this file's own metric: audit cannot recompute it
+    return _task([accuracy(), stderr(), count()])
+
+
+@task
+def xstest():
+    return _task()
+
+
+@task
+def math():
+    return _task()
+
+
+@task
+def boolq():
+    return _task(script=EPOCHS_SCRIPT, epochs=Epochs(2, "mean"))
+
+
+@task
+def ifeval():
+    return _task()
+"""
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory) -> dict[str, str]:
+    """Task name -> the .eval log `inspect eval` wrote for it."""
+    folder = tmp_path_factory.mktemp("audit_log")
+    (folder / "tasks.py").write_text(TASK_FILE)
+    run = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", "eval", "tasks.py"]
+        + ["--model", "mockllm/model", "--log-dir", "logs", "--display", "none"],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    written = sorted((folder / "logs").glob("*.eval"))
+    return {path.name.split("_")[1]: str(path) for path in written}
+
+
+def stderr_of(correct: int, n: int) -> float:
+    # inspect's stderr of 0/1 values: sample standard deviation / sqrt(n)
+    p = correct / n
+    return math.sqrt(p * (1 - p) / (n - 1))
+
+
+def audit(capsys, log: str, eval_name: str, *extra: str) -> tuple[int, str, str]:
+    code = main(["audit", "--log", log, "--eval", eval_name, *extra])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_qa_eval_reroutes_non_answers_to_noanswer_unscored_and_errors(logs, capsys):
+    code, out, err = audit(capsys, logs["gsm8k"], "gsm8k")
+    assert (code, err) == (0, "")
+    # qa: filters unscored (8, 9), overflow and no output raise (11, 12), so
+    # 8 samples are scored after the migration and 4 of them are correct
+    assert out == textwrap.dedent(
+        f"""\
+        log {logs["gsm8k"]}
+        eval gsm8k (category qa), task gsm8k: 12 samples
+        score 'includes' is registry scorer 'gsm8k' (assumed: no registry scorer is named 'includes'; 'gsm8k' is the only routed scorer of task gsm8k)
+
+        non-answers: 7 of 12 samples
+        sample  epoch  outcome    signal                      score     recorded        migrated
+        6       1      empty      no_visible_text             includes  I, no_response  → N, no_response (no-answer verdict)
+        7       1      refused    refusal_block               includes  I               → N, refusal (no-answer verdict)
+        8       1      filtered   stop_reason:content_filter  includes  I, no_response  → unscored, refusal
+        9       1      filtered   stop_reason:content_filter  includes  I, no_response  → unscored, refusal
+        10      1      truncated  stop_reason:max_tokens      includes  I, no_response  → N, no_response (no-answer verdict)
+        11      1      overflow   stop_reason:model_length    includes  I               → raises ContextOverflowError (sample error)
+        12      1      no_output  no_choices                  includes  I, no_response  → raises EmptyResponseError (sample error)
+
+        metrics (reported → migrated):
+        includes  accuracy  {4 / 12:.3f} → {4 / 8:.3f}            (non-answers: 7 of 12 samples, 7 counted as wrong today; 2 unscored, 2 raised)
+        includes  stderr    {stderr_of(4, 12):.3f} → {stderr_of(4, 8):.3f}
+        includes  count     12.000 → not recomputed  (metric 'count' is not registered: it is defined in the task's own file, which audit does not run)
+        """  # noqa: E501
+    )
+
+
+def test_safety_eval_gives_its_refusal_verdict_and_leaves_truncation_unscored(
+    logs, capsys
+):
+    code, out, _ = audit(capsys, logs["xstest"], "xstest")
+    assert code == 0
+    migrated = [line.split("→ ")[1] for line in out.splitlines() if "→ " in line][:7]
+    assert migrated == [
+        "I, no_response (refusal verdict)",
+        "I, refusal (refusal verdict)",
+        "I, refusal (refusal verdict)",
+        "I, refusal (refusal verdict)",
+        "unscored, no_response",
+        "raises ContextOverflowError (sample error)",
+        "raises EmptyResponseError (sample error)",
+    ]
+    # safety: only the truncation is unscored and two raise: 9 scored, 4 correct
+    assert (
+        f"includes  accuracy  {4 / 12:.3f} → {4 / 9:.3f}  (non-answers: 7 of 12 "
+        "samples, 7 counted as wrong today; 1 unscored, 2 raised)"
+    ) in out
+    assert f"includes  stderr    {stderr_of(4, 12):.3f} → {stderr_of(4, 9):.3f}" in out
+
+
+def test_epochs_are_reduced_with_the_logs_reducer_after_rerouting(logs, capsys):
+    code, out, _ = audit(capsys, logs["boolq"], "boolq")
+    assert code == 0
+    assert "task boolq: 4 samples × 2 epochs" in out
+    assert "non-answers: 3 of 8 sample epochs" in out
+    rows = [line.split() for line in out.splitlines() if "→ " in line][:3]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("3", "1", "empty"),
+        ("4", "1", "overflow"),
+        ("2", "2", "filtered"),
+    ]
+    # mean of epochs, before: 1, (1+0)/2, 0, (0+1)/2; after, the unscored and
+    # the errored epoch drop out of their samples: 1, 1, (0+0)/2, 1
+    before, after = [1, 0.5, 0, 0.5], [1, 1, 0, 1]
+    assert (
+        f"includes  accuracy (mean)  {sum(before) / 4:.3f} → {sum(after) / 4:.3f}  "
+        "(non-answers: 3 of 8 sample epochs, 3 counted as wrong today; "
+        "1 unscored, 1 raised)"
+    ) in out
+    stderr_before, stderr_after = (statistics.stdev(v) / 2 for v in (before, after))
+    assert f"stderr (mean)    {stderr_before:.3f} → {stderr_after:.3f}" in out
+
+
+def test_a_verdict_only_the_evals_code_gives_is_named_and_not_guessed(logs, capsys):
+    code, out, _ = audit(capsys, logs["ifeval"], "ifeval")
+    assert code == 0
+    decided = "→ the eval's code decides: no instruction followed, out of the "
+    # the empty, refused and truncated samples; filters are unscored, and
+    # overflow and no output raise, whatever the verdict
+    assert out.count(decided + "sample's own instruction count") == 3
+    assert "includes  accuracy  0.333 → not recomputed  (a verdict needs" in out
+
+
+def test_a_json_log_audits_as_its_eval_log_does(logs, tmp_path, capsys):
+    as_json = str(tmp_path / "gsm8k.json")
+    write_eval_log(read_eval_log(logs["gsm8k"]), as_json, format="json")
+    _, from_eval, _ = audit(capsys, logs["gsm8k"], "gsm8k")
+    code, from_json, _ = audit(capsys, as_json, "gsm8k")
+    assert code == 0
+    assert from_json.split("\n", 1)[1] == from_eval.split("\n", 1)[1]
+
+
+def test_json_shape(logs, capsys):
+    code, out, _ = audit(capsys, logs["gsm8k"], "gsm8k", "--format", "json")
+    assert code == 0
+    report = json.loads(out)
+    assert set(report) == {
+        "log",
+        "eval",
+        "task",
+        "category",
+        "samples",
+        "epochs",
+        "scores",
+        "rows",
+        "metrics",
+        "non_answers",
+    }
+    assert (report["eval"], report["task"], report["category"]) == ("gsm8k",) * 2 + (
+        "qa",
+    )
+    assert [r["sample_id"] for r in report["rows"]] == [6, 7, 8, 9, 10, 11, 12]
+    assert report["rows"][2] == {
+        "sample_id": 8,
+        "epoch": 1,
+        "outcome": "filtered",
+        "signal": "stop_reason:content_filter",
+        "stop_reason": "content_filter",
+        "score": "includes",
+        "recorded": {"value": "I", "reason": "no_response"},
+        "route": "unscored",
+        "migrated": {"value": None, "reason": "refusal"},
+        "raised": None,
+        "needs_code": None,
+    }
+    assert report["rows"][5]["raised"] == "ContextOverflowError"
+    assert report["rows"][5]["migrated"] is None
+    accuracy = report["metrics"][0]
+    assert accuracy == {
+        "score": "includes",
+        "metric": "accuracy",
+        "reducer": None,
+        "before": pytest.approx(4 / 12),
+        "after": pytest.approx(4 / 8),
+        "not_recomputed": None,
+    }
+    assert report["metrics"][2]["after"] is None
+    assert "not registered" in report["metrics"][2]["not_recomputed"]
+    assert report["non_answers"] == [
+        {
+            "score": "includes",
+            "samples": 12,
+            "non_answers": 7,
+            "wrong_today": 7,
+            "unscored": 2,
+            "raised": 2,
+        }
+    ]
+
+
+@pytest.mark.parametrize(
+    ("log", "eval_name", "message"),
+    [
+        ("missing", "gsm8k", "no such file"),
+        ("not_a_log", "gsm8k", "not an Inspect eval log"),
+        ("gsm8k", "gsm8k_typo", "unknown eval 'gsm8k_typo'; did you mean 'gsm8k'?"),
+        ("gsm8k", "xstest", "the log is a run of task 'gsm8k', not of xstest"),
+        ("math", "math", "score 'includes' in the log matches no routed scorer"),
+    ],
+)
+def test_errors_are_one_line_and_exit_2(
+    logs, tmp_path, capsys, log, eval_name, message
+):
+    paths = {
+        "missing": str(tmp_path / "nope.eval"),
+        "not_a_log": str(Path(logs["gsm8k"]).parent.parent / "tasks.py"),
+    }
+    code, out, err = audit(capsys, paths.get(log) or logs[log], eval_name)
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and message in err
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        ["--eval", "gsm8k", "--eval", "math"],
+        ["--all"],
+        ["--eval", "gsm8k", "--format", "html"],
+    ],
+    ids=["no eval", "two evals", "all", "html"],
+)
+def test_audit_log_takes_one_eval_and_text_or_json(capsys, logs, extra):
+    assert main(["audit", "--log", logs["gsm8k"], *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "one --eval EVAL" in err
+
+
+def test_a_score_named_for_a_registry_scorer_matches_it_without_assuming():
+    entry = load_registry().get("math")
+    [found] = match_scores(["expression_exact_match"], entry, "math", "math")
+    assert (found.scorer, found.assumed) == ("expression_exact_match", None)
+    with pytest.raises(AuditLogError, match="expression_equivalance"):
+        match_scores(["includes"], entry, "math", "math")

@@ -1,0 +1,341 @@
+"""empty-migrate --eval/--all: dry run, write, check, JSON, filters, skips."""
+
+import json
+import subprocess
+
+import pytest
+
+from empty_migrate.cli.main import main
+
+TASK = """\
+from inspect_ai import Task, task
+from inspect_ai.scorer import choice
+
+
+@task
+def gamma() -> Task:
+    return Task(dataset=[], scorer=choice())
+"""
+
+ENTRY = """\
+category: qa
+polarity: neutral
+output: state.output
+judge: none
+today: "empty completion -> choice() NOANSWER (gamma/gamma.py:8)"
+codemods: [wrap_router]
+tasks:
+  gamma: {}
+scorers:
+  - name: gamma
+    file: gamma/gamma.py
+    construct: task_scorer
+"""
+
+MANUAL = """\
+category: agentic
+polarity: neutral
+output: none
+judge: none
+today: "scored from the sandbox only (delta/delta.py:1)"
+codemods: manual
+codemods_reason: the judge runs inside a multi-turn solver
+"""
+
+RUFF = '[tool.ruff]\nsrc = ["src"]\ntarget-version = "py311"\n'
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "repo"
+    files = {
+        "pyproject.toml": RUFF,
+        "src/inspect_evals/__init__.py": "",
+        "src/inspect_evals/gamma/__init__.py": "",
+        "src/inspect_evals/gamma/gamma.py": TASK,
+        "src/inspect_evals/delta/delta.py": "X = 1\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
+    return root
+
+
+@pytest.fixture
+def registry(tmp_path):
+    folder = tmp_path / "registry"
+    folder.mkdir()
+    (folder / "gamma.yaml").write_text(ENTRY)
+    (folder / "delta.yaml").write_text(MANUAL)
+    return folder
+
+
+def run(repo, registry, *args):
+    return main(
+        [
+            *args,
+            "--repo",
+            str(repo),
+            "--registry",
+            str(registry),
+            "--only",
+            "install_router",
+            "--only",
+            "replace_preset",
+            "--only",
+            "wrap_router",
+        ]
+    )
+
+
+def test_dry_run_prints_an_applicable_diff_and_writes_nothing(repo, registry, capsys):
+    before = (repo / "src/inspect_evals/gamma/gamma.py").read_text()
+    assert run(repo, registry, "--eval", "gamma", "--dry-run") == 0
+    out, err = capsys.readouterr()
+    assert (
+        "+    return Task(dataset=[], "
+        'scorer=route_empty_responses(choice(), category="qa"))' in out
+    )
+    assert "gamma: rewritten: 2 file(s): install_router, wrap_router" in err
+    assert (repo / "src/inspect_evals/gamma/gamma.py").read_text() == before
+    patch = repo.parent / "gamma.patch"
+    patch.write_text(out)
+    check = subprocess.run(["git", "apply", "--check", str(patch)], cwd=repo)
+    assert check.returncode == 0
+
+
+def test_write_then_second_run_changes_nothing(repo, registry, capsys):
+    assert run(repo, registry, "--eval", "gamma") == 0
+    text = (repo / "src/inspect_evals/gamma/gamma.py").read_text()
+    assert 'route_empty_responses(choice(), category="qa")' in text
+    compile(text, "gamma.py", "exec")
+    capsys.readouterr()
+    assert run(repo, registry, "--eval", "gamma", "--dry-run") == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "gamma: unchanged: already migrated" in err
+
+
+def test_check_exits_1_while_work_remains_then_0(repo, registry):
+    assert run(repo, registry, "--eval", "gamma", "--check") == 1
+    assert run(repo, registry, "--eval", "gamma") == 0
+    assert run(repo, registry, "--eval", "gamma", "--check") == 0
+
+
+def test_manual_eval_is_skipped_with_its_reason(repo, registry, capsys):
+    assert run(repo, registry, "--all", "--dry-run") == 0
+    err = capsys.readouterr().err
+    assert "delta: skipped: registry says manual: the judge runs inside" in err
+    assert "2 evals: 1 rewritten, 0 unchanged, 1 skipped, 0 failed" in err
+
+
+def test_json_lists_every_eval_and_file(repo, registry, capsys):
+    assert run(repo, registry, "--all", "--dry-run", "--format", "json") == 0
+    data = json.loads(capsys.readouterr().out)
+    by_eval = {e["eval"]: e for e in data["evals"]}
+    assert {
+        f["path"]: (f["status"], f["codemods"]) for f in by_eval["gamma"]["files"]
+    } == {
+        "src/inspect_evals/utils/empty_response.py": ("rewritten", ["install_router"]),
+        "src/inspect_evals/utils/scorers.py": ("unchanged", []),
+        "src/inspect_evals/gamma/gamma.py": ("rewritten", ["wrap_router"]),
+    }
+    assert by_eval["delta"]["status"] == "skipped"
+    assert data["summary"] == {
+        "rewritten": 1,
+        "unchanged": 0,
+        "skipped": 1,
+        "failed": 0,
+    }
+
+
+def test_unparsable_file_skips_the_eval_and_the_run_goes_on(repo, registry, capsys):
+    path = repo / "src/inspect_evals/gamma/gamma.py"
+    path.write_text(path.read_text() + "\ndef broken(:\n")
+    (registry / "delta.yaml").unlink()
+    assert run(repo, registry, "--all") == 0
+    assert "def broken(:" in path.read_text()
+    assert "gamma: skipped:" in capsys.readouterr().err
+
+
+def test_registry_mismatch_skips_the_eval(repo, registry, capsys):
+    path = repo / "src/inspect_evals/gamma/gamma.py"
+    path.write_text(path.read_text().replace("def gamma(", "def gamma_v2("))
+    assert run(repo, registry, "--eval", "gamma", "--dry-run") == 0
+    err = capsys.readouterr().err
+    assert "gamma: skipped: code no longer matches the registry" in err
+
+
+def test_unknown_eval_suggests_a_name(repo, registry, capsys):
+    assert run(repo, registry, "--eval", "gama", "--dry-run") == 2
+    assert "did you mean 'gamma'?" in capsys.readouterr().err
+
+
+def test_unknown_codemod_is_rejected_by_the_parser(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--eval", "gamma", "--only", "wrap_routr"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'wrap_routr'" in capsys.readouterr().err
+
+
+def test_eval_or_all_is_required(capsys):
+    assert main(["--dry-run"]) == 2
+    assert "name --eval EVAL (repeatable) or --all" in capsys.readouterr().err
+
+
+def test_list_codemods(capsys):
+    assert main(["--list-codemods"]) == 0
+    from empty_migrate.codemods import DECLARATIONS
+
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [d.name for d in DECLARATIONS]
+    assert all(line.split()[1] in ("safe", "unsafe") for line in lines)
+
+
+def test_readme_documents_every_codemod_and_its_safety():
+    from pathlib import Path
+
+    from empty_migrate.codemods import DECLARATIONS
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    for codemod in DECLARATIONS:
+        safety = "unsafe" if codemod.changes_scores else "safe"
+        assert f"| `{codemod.name}` | {safety} |" in readme, codemod.name
+
+
+def test_installing_the_router_alone_does_not_bump_an_eval(repo, registry, capsys):
+    (registry / "gamma.yaml").write_text(
+        ENTRY.replace("[wrap_router]", "[wrap_router, bump_task_version, changelog]")
+    )
+    path = repo / "src/inspect_evals/gamma/gamma.py"
+    path.write_text(
+        path.read_text()
+        .replace(
+            "scorer=choice()", 'scorer=route_empty_responses(choice(), category="qa")'
+        )
+        .replace(
+            "from inspect_ai.scorer import choice\n",
+            "from inspect_ai.scorer import choice\n\n"
+            "from inspect_evals.utils.empty_response import route_empty_responses\n",
+        )
+    )
+    (repo / "src/inspect_evals/gamma/eval.yaml").write_text('version: "1-A"\n')
+    assert (
+        main(
+            [
+                "--eval",
+                "gamma",
+                "--dry-run",
+                "--repo",
+                str(repo),
+                "--registry",
+                str(registry),
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "src/inspect_evals/utils/empty_response.py" in out
+    assert "eval.yaml" not in out and "changelog.d" not in out
+
+
+SHARED_HELPER = """\
+from inspect_ai.scorer import Scorer, match, scorer
+
+
+def shared_scorer() -> Scorer:
+    return match()
+"""
+
+SHARED_TASK = """\
+from inspect_ai import Task, task
+
+from inspect_evals.utils.shared import shared_scorer
+
+
+@task
+def {name}() -> Task:
+    return Task(dataset=[], scorer=shared_scorer())
+"""
+
+SHARED_ENTRY = """\
+category: qa
+polarity: neutral
+no_answer_verdict: I
+output: state.output
+judge: none
+today: "empty completion -> match() INCORRECT (utils/shared.py:5)"
+codemods: [wrap_router, bump_task_version, changelog]
+tasks:
+  {name}: {{}}
+scorers:
+  - name: shared_scorer
+    file: utils/shared.py
+    construct: shared_helper
+"""
+
+
+def test_evals_sharing_a_helper_each_get_a_version_bump_once(repo, registry, capsys):
+    (repo / "src/inspect_evals/utils").mkdir()
+    (repo / "src/inspect_evals/utils/shared.py").write_text(SHARED_HELPER)
+    for name in ("alpha", "beta"):
+        (repo / f"src/inspect_evals/{name}").mkdir()
+        (repo / f"src/inspect_evals/{name}/eval.yaml").write_text(
+            f'title: "{name.title()}"\nversion: "2-A"\n'
+        )
+        (repo / f"src/inspect_evals/{name}/README.md").write_text(
+            f"# {name.title()}\n\n## Changelog\n\n### [2-A] - 2026-01-01\n\n- First.\n"
+        )
+        (repo / f"src/inspect_evals/{name}/{name}.py").write_text(
+            SHARED_TASK.format(name=name)
+        )
+        (registry / f"{name}.yaml").write_text(SHARED_ENTRY.format(name=name))
+    arguments = [
+        "--repo",
+        str(repo),
+        "--registry",
+        str(registry),
+        "--today",
+        "2026-11-29",
+    ]
+    evals = ["--eval", "alpha", "--eval", "beta"]
+
+    assert main([*evals, *arguments]) == 0
+    helper = (repo / "src/inspect_evals/utils/shared.py").read_text()
+    assert helper.count("route_empty_responses(") == 1
+    for name in ("alpha", "beta"):
+        # beta's scoring changed through alpha's rewrite of the shared helper
+        eval_yaml = repo / f"src/inspect_evals/{name}/eval.yaml"
+        assert 'version: "3-A"' in eval_yaml.read_text(), name
+        readme = repo / f"src/inspect_evals/{name}/README.md"
+        assert "### [3-A] - 2026-11-29" in readme.read_text(), name
+    capsys.readouterr()
+    assert main([*evals, "--dry-run", *arguments]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_migrating_one_eval_of_a_shared_helper_names_the_others(repo, registry, capsys):
+    (repo / "src/inspect_evals/utils").mkdir()
+    (repo / "src/inspect_evals/utils/shared.py").write_text(SHARED_HELPER)
+    for name in ("alpha", "beta"):
+        (repo / f"src/inspect_evals/{name}").mkdir()
+        (repo / f"src/inspect_evals/{name}/{name}.py").write_text(
+            SHARED_TASK.format(name=name)
+        )
+        entry = SHARED_ENTRY.format(name=name)
+        (registry / f"{name}.yaml").write_text(
+            entry.replace(
+                "[wrap_router, bump_task_version, changelog]", "[wrap_router]"
+            )
+        )
+    arguments = ["--dry-run", "--repo", str(repo), "--registry", str(registry)]
+    assert main(["--eval", "alpha", *arguments]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "note: src/inspect_evals/utils/shared.py also scores beta, not in this run"
+        in err
+    )
+    assert main(["--eval", "alpha", "--eval", "beta", *arguments]) == 0
+    assert "note:" not in capsys.readouterr().err

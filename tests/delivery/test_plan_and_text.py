@@ -1,0 +1,235 @@
+"""The branch planner's rules and the PR text, on texts given here."""
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from empty_migrate.cli.main import main
+from empty_migrate.delivery.branches import (
+    Branch,
+    PlanError,
+    changed_definitions,
+    imported_modules,
+    module_name,
+    needed_shared,
+    plan_branches,
+)
+from empty_migrate.delivery.git import uses_conventional_commits
+from empty_migrate.delivery.pull_request import DEFAULT_TEMPLATE, Behaviour, render
+from empty_migrate.pipeline.migrate import RunResult
+from empty_migrate.pipeline.runner import EvalResult, FileResult
+from tests.delivery.test_branch_per_eval import CLOSES, campaign
+
+ROUTER = "src/inspect_evals/utils/empty_response.py"
+SCORERS = "src/inspect_evals/utils/scorers.py"
+EVAL_YAML = "src/inspect_evals/gamma/eval.yaml"
+SCORERS_BEFORE = "def preset(x):\n    return x\n\n\ndef other():\n    return 1\n"
+SCORERS_AFTER = (
+    "from inspect_evals.utils.empty_response import route\n\n\n"
+    "def preset(x):\n    return route(x)\n\n\ndef other():\n    return 1\n"
+)
+
+
+def test_module_names_and_relative_imports():
+    assert module_name(SCORERS) == "inspect_evals.utils.scorers"
+    assert module_name("src/inspect_evals/utils/__init__.py") == "inspect_evals.utils"
+    assert module_name("tests/utils/empty_response.py") == "tests.utils.empty_response"
+    text = "from . import scorer\nfrom ..utils.empty_response import route\n"
+    modules = imported_modules(text, "src/inspect_evals/gamma/gamma.py")
+    assert "inspect_evals.gamma.scorer" in modules
+    assert "inspect_evals.utils.empty_response" in modules
+
+
+def test_changed_definitions_are_the_functions_whose_source_differs():
+    assert changed_definitions(SCORERS_BEFORE, SCORERS_AFTER) == ["preset"]
+
+
+def test_a_new_shared_module_is_needed_when_imported_transitively():
+    texts = {
+        "src/inspect_evals/gamma/gamma.py": "from inspect_evals.utils import helper\n",
+        "src/inspect_evals/utils/helper.py": (
+            "from inspect_evals.utils.empty_response import route\n"
+        ),
+        ROUTER: "ROUTE = 1\n",
+    }
+    shared = {"src/inspect_evals/utils/helper.py", ROUTER}
+    before = {path: "" for path in shared}
+    assert needed_shared(
+        ["src/inspect_evals/gamma/gamma.py"], texts, shared, before
+    ) == (shared)
+
+
+def test_an_existing_shared_module_is_needed_only_for_what_changed_in_it():
+    texts = {
+        "src/inspect_evals/a/a.py": "from inspect_evals.utils.scorers import other\n",
+        "src/inspect_evals/b/b.py": "from inspect_evals.utils.scorers import preset\n",
+        SCORERS: SCORERS_AFTER,
+        ROUTER: "def route(x):\n    return x\n",
+    }
+    shared = {SCORERS, ROUTER}
+    before = {SCORERS: SCORERS_BEFORE, ROUTER: ""}
+    assert needed_shared(["src/inspect_evals/a/a.py"], texts, shared, before) == set()
+    assert needed_shared(["src/inspect_evals/b/b.py"], texts, shared, before) == shared
+
+
+def test_two_branches_of_one_name_are_refused():
+    def result(name, *paths):
+        files = [
+            FileResult(p, "rewritten", "old\n", "new\n", ("wrap_router",))
+            for p in paths
+        ]
+        return EvalResult(name, files)
+
+    run = RunResult(
+        [
+            result("alpha", "src/inspect_evals/utils/shared.py"),
+            result("beta", "src/inspect_evals/utils/shared.py"),
+            result("shared", "src/inspect_evals/shared/shared.py"),
+        ],
+        [["alpha", "beta"], ["shared"]],
+    )
+    with pytest.raises(PlanError, match="empty-policy/shared"):
+        plan_branches(run, Path("."))
+
+
+def test_conventional_history_is_most_subjects_typed():
+    assert uses_conventional_commits(["fix(x): a", "feat: b", "Merge pull request #1"])
+    assert not uses_conventional_commits(["XSTest: fix the judge", "fix: a"])
+    assert not uses_conventional_commits([])
+
+
+def _branch(**changes):
+    result = EvalResult(
+        "gamma",
+        scoring=["Empty answers now score `NOANSWER` with reason `no_response`."],
+        tests_updated=["tests/gamma/test_gamma.py::test_empty"],
+    )
+    files = {
+        "src/inspect_evals/gamma/gamma.py": "x = 1\n",
+        EVAL_YAML: 'title: "Gamma: choices"\nversion: "3-B"\n',
+        "src/inspect_evals/gamma/README.md": "# Gamma\n",
+        "changelog.d/20261201_empty_migrate_gamma.md": "- Gamma (v3-B): ...\n",
+        ROUTER: "ROUTE = 1\n",
+    }
+    before = {
+        **{path: "old\n" for path in files},
+        EVAL_YAML: 'title: "Gamma: choices"\nversion: "2-B"\n',
+        ROUTER: "",
+    }
+    fields = {
+        "key": "gamma",
+        "evals": ("gamma",),
+        "files": files,
+        "shared": (ROUTER,),
+        "results": (result,),
+        "before": before,
+    }
+    return Branch(**{**fields, **changes})
+
+
+def test_default_sections_when_the_target_has_no_template():
+    text = render(_branch(), None)
+    headings = re.findall(r"^#{1,2} (.+)$", text, re.MULTILINE)
+    assert headings == [
+        "This PR contains",
+        "Description",
+        "Related issue",
+        "How to reproduce",
+        "Checklist",
+    ]
+    assert "A scoring change to Gamma (`gamma`), task version 2-B → 3-B" in text
+    assert "Updated `tests/gamma/test_gamma.py::test_empty`" in text
+    assert "- [x] Have the affected task version(s) been incremented?" in text
+    assert "- [x] Has the changelog fragment been committed?" in text
+    assert CLOSES.search(text)
+    assert text == render(_branch(), DEFAULT_TEMPLATE)
+
+
+BUG_FIX_TEMPLATE = """\
+<!--
+Thanks!
+-->
+
+## 🐛 Bug <!-- markdownlint-disable first-line-h1 -->
+
+_Describe the bug you are fixing._
+
+## Related issue
+
+Closes: #\\<issue_number> <!-- or: Closes: no linked issue as <reason> -->
+
+## ✅ Testing + How to Reproduce
+
+_Describe how to test your fix._
+
+## Checklist
+
+- [ ] Does this change affect existing eval(s)? If yes:
+  - [ ] Have you checked your changes against the evaluation checklist?
+"""
+
+
+def test_a_template_of_other_sections_keeps_them_and_fills_what_it_can():
+    text = render(_branch(), BUG_FIX_TEMPLATE, issue=7)
+    assert text.startswith("<!--\nThanks!\n-->\n\n## 🐛 Bug")
+    assert "_Describe the bug you are fixing._" in text  # a section it cannot fill
+    assert "Closes: #7" in text and "issue_number" not in text
+    testing = text.split("## ✅ Testing + How to Reproduce")[1]
+    assert "git checkout empty-policy/gamma" in testing.split("## Checklist")[0]
+    assert "- [ ] Have you checked your changes" in text
+
+
+def test_without_a_testing_section_the_description_says_how_to_test():
+    template = "## Description\n\n## Checklist\n\n- [ ] Is this change consequential?\n"
+    text = render(_branch(), template)
+    assert "### How to test" in text and "git checkout empty-policy/gamma" in text
+
+
+def test_measured_behaviour_becomes_a_table_of_what_changed():
+    behaviour = [
+        Behaviour(
+            "gamma",
+            "choice",
+            "gamma",
+            [("empty", "judge ('C', reason None, judge x1)", "wrong ('N', reason x)")],
+        ),
+        Behaviour("other", "s", "t", [("empty", "a", "b")]),
+    ]
+    text = render(_branch(), None, behaviour=behaviour)
+    assert (
+        "| empty | judge ('C', reason None, judge x1) | wrong ('N', reason x) |" in text
+    )
+    assert "`other`" not in text
+    unmeasured = render(_branch(), None)
+    assert "Not measured for this text" in unmeasured
+
+
+def test_audit_measures_each_eval_before_and_after_for_its_pr(repo, registry, tmp_path):
+    code = campaign(
+        repo,
+        registry,
+        "--audit",
+        "--audit-python",
+        sys.executable,
+        "--pr-dir",
+        str(tmp_path),
+    )
+    assert code == 0
+    text = (tmp_path / "gamma.md").read_text()
+    table = text.split("| outcome | before | after |")[1].split("\n\n")[0]
+    assert "| filtered | wrong ('N', reason no_response) | unscored" in table
+    assert (
+        "| no_output | wrong ('N', reason no_response) | raised EmptyResponseError |"
+        in (table)
+    )
+    # in the policy's outcome order
+    outcomes = re.findall(r"^\| (\w+) \|", table, re.MULTILINE)
+    assert outcomes.index("empty") < outcomes.index("filtered")
+
+
+def test_audit_python_without_audit_is_refused(repo, registry, capsys):
+    assert campaign(repo, registry, "--audit-python", sys.executable) == 2
+    assert "--audit-python goes with --audit" in capsys.readouterr().err
+    assert main(["campaign", "status", "--repo", str(repo)]) == 0

@@ -1,0 +1,109 @@
+"""Codemods read only the run's workspace, never the disk under it."""
+
+import shutil
+from pathlib import Path
+
+from empty_migrate.codemods import eval_target, implementation, names
+from empty_migrate.pipeline.runner import Workspace, migrate_eval
+from empty_migrate.registry.loader import load_entry
+from empty_migrate.source.scan import scan_eval
+
+GOLDEN = Path(__file__).parents[2] / "golden"
+PACKAGE = "src/inspect_evals/demo"
+SCORER = f"{PACKAGE}/scorer.py"
+
+REGISTRY = """\
+category: model_graded
+polarity: neutral
+output: state.output
+judge: scorer
+today: "empty completion -> preset INCORRECT (demo/scorer.py:25)"
+codemods: [replace_preset, wrap_router, judge_bypass, replace_dead_check,
+  fix_reason_tag, bump_task_version, changelog]
+tasks:
+  demo: {}
+scorers:
+  - name: demo_scorer
+    file: demo/scorer.py
+    construct: factory
+"""
+
+# every codemod that used to read the disk has something to read here: the
+# preset is called through an alias the scan misses (replace_preset looks for
+# such files itself), the dead check is inside the construct
+# (replace_dead_check), the judge is found through the package index
+# (judge_bypass), and eval.yaml and the README feed the version and changelog
+SCORER_TEXT = """\
+from inspect_ai.model import get_model
+from inspect_ai.scorer import INCORRECT, Score, Scorer, accuracy, scorer
+
+from inspect_evals.utils.scorers import preset_score_on_no_response as preset
+
+
+@scorer(metrics=[accuracy()])
+def demo_scorer() -> Scorer:
+    async def score(state, target):
+        if not state.output:
+            return Score(value=INCORRECT)
+        judge = get_model(role="grader")
+        reply = await judge.generate(state.output.completion)
+        return Score(value=reply.completion)
+
+    return preset(score, INCORRECT)
+"""
+
+
+def _tree(root: Path) -> Path:
+    before = GOLDEN / "bump_task_version" / "double_quoted_version" / "before"
+    shutil.copytree(before, root)
+    (root / SCORER).write_text(SCORER_TEXT)
+    (root / PACKAGE / "__init__.py").write_text("")
+    return root
+
+
+def _other_tree(root: Path, like: Path) -> Path:
+    """A tree with every file of `like`, each with other text."""
+    shutil.copytree(like, root)
+    for path in root.rglob("*"):
+        if path.is_file():
+            path.write_text("raise SystemExit('read from the wrong tree')\n")
+    return root
+
+
+def _run(repo: Path, workspace: Workspace) -> dict[str, tuple[str, str, tuple]]:
+    registry = repo.parent / "registry.yaml"
+    registry.write_text(REGISTRY)
+    entry, problems = load_entry(registry)
+    assert not problems, problems
+    scan = scan_eval(workspace, "demo")
+    target = eval_target("demo", entry, scan, repo, "2026-12-01")
+    result = migrate_eval(target, [implementation(n) for n in names()], workspace)
+    assert result.status == "rewritten", result.reason
+    return {f.path: (f.status, f.after, f.codemods) for f in result.files}
+
+
+def test_the_disk_changed_under_a_run_changes_nothing(tmp_path):
+    tree = _tree(tmp_path / "tree")
+    expected = _run(tree, Workspace(tree))
+
+    workspace = Workspace(tree)
+    for path in tree.rglob("*"):
+        if path.is_file():
+            workspace.read(path.relative_to(tree).as_posix())
+    _other_tree(tmp_path / "other", tree)
+    shutil.rmtree(tree)
+    shutil.copytree(tmp_path / "other", tree)
+
+    assert _run(tree, workspace) == expected
+
+
+def test_a_run_sees_its_workspace_tree_not_the_targets(tmp_path):
+    tree = _tree(tmp_path / "tree")
+    expected = _run(tree, Workspace(tree))
+    applied = {name for _, _, codemods in expected.values() for name in codemods}
+    assert {"replace_preset", "replace_dead_check", "bump_task_version"} <= applied
+    assert {"changelog"} <= applied
+
+    elsewhere = _other_tree(tmp_path / "other", tree)
+
+    assert _run(elsewhere, Workspace(tree)) == expected

@@ -1,0 +1,115 @@
+"""Resolving --repo: checkouts, the pinned release, the cache, and clear errors."""
+
+from pathlib import Path
+
+import pytest
+
+from empty_migrate.target.corpus import (
+    SOURCE_MARKER,
+    CorpusError,
+    _extract,
+    resolve_target,
+)
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    root = tmp_path / "cache"
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(root))
+    return root
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """pip sees one index, on a loopback port where nothing listens."""
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+    monkeypatch.setenv("PIP_FIND_LINKS", "")
+    monkeypatch.delenv("PIP_NO_INDEX", raising=False)
+
+
+def leftovers(cache: Path) -> list[str]:
+    return sorted(p.name for p in cache.iterdir()) if cache.exists() else []
+
+
+def test_a_checkout_path(tmp_path):
+    (tmp_path / "src/inspect_evals").mkdir(parents=True)
+    (tmp_path / "src/inspect_evals/__init__.py").write_text("")
+    target = resolve_target(str(tmp_path))
+    assert (target.path, target.notice) == (tmp_path, None)
+
+
+def test_a_path_that_is_not_inspect_evals(tmp_path):
+    with pytest.raises(CorpusError, match="is not an inspect_evals tree"):
+        resolve_target(str(tmp_path))
+
+
+@pytest.mark.parametrize("spec", ["pypi:inspect-evals", "pypi:numpy==1.26.0"])
+def test_a_malformed_pypi_spec(spec):
+    with pytest.raises(CorpusError, match="expected pypi:inspect-evals==VERSION"):
+        resolve_target(spec)
+
+
+def test_without_repo_inside_a_checkout_uses_it(tmp_path):
+    (tmp_path / "src/inspect_evals").mkdir(parents=True)
+    (tmp_path / "src/inspect_evals/__init__.py").write_text("")
+    nested = tmp_path / "src/inspect_evals"
+    target = resolve_target(None, cwd=nested)
+    assert (target.path, target.notice) == (tmp_path, None)
+
+
+def test_without_repo_elsewhere_uses_the_pinned_release(tmp_path, cache, offline):
+    fake_cached_release(cache, "0.26.0")
+    target = resolve_target(None, cwd=tmp_path)
+    assert target.spec == "pypi:inspect-evals==0.26.0"
+    assert "using pypi:inspect-evals==0.26.0" in target.notice
+
+
+def fake_cached_release(cache: Path, version: str) -> Path:
+    tree = cache / f"inspect-evals-{version}"
+    (tree / "src/inspect_evals").mkdir(parents=True)
+    (tree / "src/inspect_evals/__init__.py").write_text("")
+    (tree / SOURCE_MARKER).parent.mkdir()
+    (tree / SOURCE_MARKER).write_text(f"pypi:inspect-evals=={version}\n")
+    return tree
+
+
+def test_cached_release_is_reused_without_the_network(cache, offline):
+    tree = fake_cached_release(cache, "0.26.0")
+    assert resolve_target("pypi:inspect-evals==0.26.0").path == tree
+
+
+def test_offline_is_one_clear_error_and_leaves_no_cache(cache, offline):
+    with pytest.raises(CorpusError) as raised:
+        resolve_target("pypi:inspect-evals==0.26.0")
+    assert str(raised.value) == (
+        "cannot download inspect-evals==0.26.0: the package index is unreachable; "
+        "check the network, or pass --repo PATH to a local checkout"
+    )
+    assert leftovers(cache) == []
+
+
+def test_a_half_fetched_cache_is_not_reused(cache, offline):
+    tree = fake_cached_release(cache, "0.26.0")
+    (tree / SOURCE_MARKER).unlink()
+    with pytest.raises(CorpusError, match="unreachable"):
+        resolve_target("pypi:inspect-evals==0.26.0")
+
+
+def test_corrupt_download_is_one_clear_error(tmp_path, cache, monkeypatch):
+    links = tmp_path / "links"
+    links.mkdir()
+    (links / "inspect_evals-0.26.0.tar.gz").write_bytes(b"\x1f\x8b not really gzip")
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
+    with pytest.raises(CorpusError, match="is corrupt; run again"):
+        resolve_target("pypi:inspect-evals==0.26.0")
+    assert leftovers(cache) == []
+
+
+def test_corrupt_archive_is_caught_when_extracting(tmp_path):
+    archive = tmp_path / "inspect_evals-0.26.0.tar.gz"
+    archive.write_bytes(b"truncated")
+    with pytest.raises(CorpusError, match="inspect_evals-0.26.0.tar.gz is corrupt"):
+        _extract(archive, tmp_path / "out")

@@ -1,0 +1,76 @@
+"""The do-no-harm gate's bookkeeping: junit reports, comparisons, test folders."""
+
+from empty_migrate.target.own_tests import (
+    TEST_PLUGINS,
+    Comparison,
+    TargetEnvironment,
+    folders_for,
+    folders_of_tests,
+    read_junit,
+)
+
+JUNIT = """\
+<?xml version="1.0" encoding="utf-8"?>
+<testsuites><testsuite name="pytest" tests="4">
+<testcase classname="tests.demo.test_scorer" name="test_answer" time="0.1"/>
+<testcase classname="tests.demo.test_scorer" name="test_empty" time="0.1">
+  <failure message="assert 'N' == 'I'">...</failure>
+</testcase>
+<testcase classname="tests.demo.test_dataset" name="test_download" time="0.1">
+  <error message="ConnectionError">...</error>
+</testcase>
+<testcase classname="tests.other.test_x.TestGroup" name="test_skip" time="0.0">
+  <skipped message="needs docker"/>
+</testcase>
+</testsuite></testsuites>
+"""
+
+
+def test_reads_every_outcome_from_a_junit_report(tmp_path):
+    report = tmp_path / "junit.xml"
+    report.write_text(JUNIT)
+    assert read_junit(report) == {
+        "tests.demo.test_scorer::test_answer": "passed",
+        "tests.demo.test_scorer::test_empty": "failed",
+        "tests.demo.test_dataset::test_download": "failed",
+        "tests.other.test_x.TestGroup::test_skip": "skipped",
+    }
+
+
+def test_a_regression_is_a_test_that_passed_and_does_not_any_more():
+    before = {"a::ok": "passed", "a::broke": "passed", "a::gone": "passed"}
+    before |= {"a::offline": "failed", "a::skipped": "passed"}
+    after = {"a::ok": "passed", "a::broke": "failed", "a::offline": "failed"}
+    after |= {"a::skipped": "skipped", "a::new": "passed"}
+    comparison = Comparison(before, after)
+    assert comparison.regressions == {
+        "a::broke": "failed",
+        "a::gone": "missing",
+        "a::skipped": "skipped",
+    }
+    assert comparison.newly_passing == ["a::new"]
+    assert comparison.failing_in_both == ["a::offline"]
+    assert "3 regressed, 1 newly pass, 1 fail in both" in comparison.summary()
+
+
+def test_test_folders_of_the_changed_evals(tmp_path):
+    for name in ("alpha", "beta", "utils"):
+        (tmp_path / "tests" / name).mkdir(parents=True)
+    assert folders_for(tmp_path, ["beta", "alpha", "gamma"], True) == [
+        "tests/alpha",
+        "tests/beta",
+        "tests/utils",
+    ]
+    assert folders_for(tmp_path, ["beta"], False) == ["tests/beta"]
+    ids = ["tests.beta.test_x::test_a", "tests.beta.test_x.TestY::test_b"]
+    ids.append("::tests.gamma.test_dataset")  # a collection error
+    assert folders_of_tests(ids) == ["tests/beta", "tests/gamma"]
+
+
+def test_an_installed_environment_is_reused(tmp_path):
+    requirements = ["inspect-evals==0.26.0"]
+    stamp = tmp_path / "empty-migrate-requirements.txt"
+    stamp.write_text("\n".join([*requirements, *TEST_PLUGINS]) + "\n")
+    environment = TargetEnvironment.ensure(tmp_path, requirements)
+    assert environment.python == tmp_path / "bin" / "python"
+    assert stamp.is_file()

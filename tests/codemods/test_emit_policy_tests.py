@@ -1,4 +1,4 @@
-"""emit_policy_tests: the fixtures module is the probe and the fixture library's builds.
+"""emit_policy_tests: the fixtures module is the probe and the fixture library's outputs.
 
 The emitted tests themselves run against the real target (`pytest -m corpus`,
 tests/corpus/test_emitted_policy_tests.py); here, what they are made of.
@@ -12,7 +12,7 @@ from inspect_ai.model import ModelOutput
 from empty_migrate.codemods import implementation
 from empty_migrate.codemods.emit_policy_tests import rewrite as emit
 from empty_migrate.runtime.policy import Outcome
-from empty_migrate.testing import provider_outputs
+from empty_migrate.testing import outcome_data
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
 from tests.codemods.golden import scorer_target
 
@@ -68,10 +68,13 @@ def test_the_fixtures_module_holds_the_probe_itself():
     assert "from empty_migrate" not in text
 
 
-def test_a_change_in_the_fixture_library_changes_the_module(monkeypatch):
+def test_the_module_holds_the_committed_outputs(monkeypatch):
+    # the outputs come from outcome_data.json (tests/testing keeps it current),
+    # so a change there is what changes the module
     before = emit.fixtures_text()
-    changed = {**OUTCOME_EXAMPLES, Outcome.EMPTY: "google_no_candidates"}
-    monkeypatch.setattr(provider_outputs, "OUTCOME_EXAMPLES", changed)
+    data = outcome_data._data()
+    changed = {**data["outcomes"]["empty"], "fixture": "google_no_candidates"}
+    monkeypatch.setitem(data["outcomes"], "empty", changed)
     emit.fixtures_text.cache_clear()
     try:
         assert emit.fixtures_text() != before

@@ -21,11 +21,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Scorer
 
 from empty_migrate.runtime import probe
 from empty_migrate.testing.offline import network_closed, no_async_back_off
-from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
+from empty_migrate.testing.outcome_data import outcome_fixtures, outcome_outputs
 
 CHOICES = ["Paris", "London", "Berlin", "Madrid"]
 """Choices for every sample, so multiple-choice scorers run; the target is A."""
@@ -75,9 +76,10 @@ async def observe_fixtures(
 ) -> list[dict[str, Any]]:
     """Score one fixture per outcome class with `scorer`."""
     observed = []
-    for outcome, fixture in OUTCOME_EXAMPLES.items():
+    fixtures = outcome_fixtures()
+    for outcome, output in outcome_outputs().items():
         state = probe.task_state(
-            provider_output(fixture).output,
+            ModelOutput.model_validate(output),
             output_at=output_at,
             metadata=metadata,
             choices=CHOICES,
@@ -89,7 +91,7 @@ async def observe_fixtures(
             )
         except TimeoutError as error:
             scored = probe.Scored(None, error, 0)
-        observed.append(observe(fixture, str(outcome), scored))
+        observed.append(observe(fixtures[outcome], outcome, scored))
     return observed
 
 

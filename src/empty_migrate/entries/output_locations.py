@@ -9,11 +9,11 @@ and the changelog the migration writes claim only what the eval can see.
 """
 
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from empty_migrate.entries.schema import output_locator
 from empty_migrate.runtime.policy import Outcome
+from empty_migrate.testing.outcome_data import seen_at
 
 
 def locator(output: str) -> Callable[[Any], Any]:
@@ -33,7 +33,8 @@ def observable(outcome: Outcome, output: str) -> bool:
     """Whether the router still sees `outcome` where the eval keeps its output.
 
     Decided by placing the outcome's provider fixture where the eval keeps it
-    (`probe.task_state`) and classifying what the locator finds there.
+    (`probe.task_state`) and classifying what the locator finds there
+    (`seen_through`, recorded in `empty_migrate.testing.outcome_data`).
     """
     return seen_as(outcome, output) == outcome
 
@@ -49,15 +50,10 @@ def seen_as(outcome: Outcome, output: str) -> Outcome:
     return _seen_through(outcome, output)
 
 
-@cache
 def _seen_through(outcome: Outcome, output: str) -> Outcome:
-    # imported here: the fixture library is large, and most evals never need it
-    from empty_migrate.testing.provider_outputs import (
-        OUTCOME_EXAMPLES,
-        provider_output,
-    )
-
-    return seen_through(provider_output(OUTCOME_EXAMPLES[outcome]).output, output)
+    # what the router sees of each outcome's fixture, at each kind of location,
+    # is committed data: a migration needs neither inspect_ai nor the fixtures
+    return Outcome(seen_at(str(outcome), output))
 
 
 def seen_through(model_output: Any, output: str) -> Outcome:

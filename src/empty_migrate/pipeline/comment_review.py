@@ -33,9 +33,12 @@ prose.
 import ast
 import copy
 import difflib
+import functools
 import io
+import math
 import re
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = ["CommentReview", "ReviewNote", "follow"]
@@ -96,30 +99,24 @@ class _Module:
 
     comments: list[_Comment]
     tree: ast.Module
+    lines: list[str]
     _starts: dict[tuple[int, int], ast.AST] = field(default_factory=dict)
     _one_line: dict[int, ast.AST] = field(default_factory=dict)
     _statements: list[ast.stmt] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
 
     @classmethod
-    def of(cls, text: str) -> "_Module | None":
+    def of(
+        cls, text: str, parse: Callable[[str], ast.Module] = ast.parse
+    ) -> "_Module | None":
         """The module's analysis; None if it does not tokenize or parse."""
-        try:
-            tree = ast.parse(text)
-            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-        except (SyntaxError, tokenize.TokenError, ValueError):
+        comments = _comments(text)
+        if comments is None:
             return None
-        comments = [
-            _Comment(
-                token.start[0],
-                token.start[1],
-                token.string.rstrip(),
-                not token.line[: token.start[1]].strip(),
-            )
-            for token in tokens
-            if token.type == tokenize.COMMENT
-        ]
-        module = cls(comments, tree, lines=_NEWLINE.split(text))
+        try:
+            tree = parse(text)
+        except (SyntaxError, ValueError):
+            return None
+        module = cls(list(comments), tree, _NEWLINE.split(text))
         module._index()
         return module
 
@@ -151,6 +148,29 @@ class _Module:
     def _around(self, line: int) -> ast.stmt | None:
         spans = [s for s in self._statements if s.lineno <= line <= (s.end_lineno or 0)]
         return min(spans, key=lambda s: (s.end_lineno or 0) - s.lineno, default=None)
+
+
+@functools.lru_cache(maxsize=16)
+def _comments(text: str) -> tuple[_Comment, ...] | None:
+    """The comments of a text, in order; None if it does not tokenize.
+
+    Kept for the last few texts: the text a file's review ends on is read
+    again when its notes follow the formatter.
+    """
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (SyntaxError, tokenize.TokenError, ValueError):
+        return None
+    return tuple(
+        _Comment(
+            token.start[0],
+            token.start[1],
+            token.string.rstrip(),
+            not token.line[: token.start[1]].strip(),
+        )
+        for token in tokens
+        if token.type == tokenize.COMMENT
+    )
 
 
 def _code(node: ast.AST, lines: list[str]) -> str:
@@ -217,66 +237,163 @@ class CommentReview:
 
     Give it the file's text, then each rewrite in order (`rewritten`); `notes`
     are then the comments of the last text whose code some rewrite changed.
-    A text that does not parse stops the review: it has no notes.
+    Each rewrite costs a line diff; the comments and the code they sit on are
+    read once, from the first and the last text, and only if some rewrite
+    happened. A text that does not parse has no notes.
+
+    Args:
+        text: The file's text before the first rewrite.
+        parse: How to parse a text (a cache of parsed trees, say); `ast.parse`
+            by default.
     """
 
-    def __init__(self, text: str) -> None:
-        self._module = _Module.of(text)
-        self._flags: dict[int, tuple[str, ...]] = {}
-        """Comment index in the current text -> the codemods that changed its code."""
-        self._written: set[int] = set()
-        """Comments a codemod wrote, which are never flagged."""
+    def __init__(
+        self, text: str, parse: Callable[[str], ast.Module] = ast.parse
+    ) -> None:
+        self._first = text
+        self._last = text
+        self._parse = parse
+        self._lines = _Lines(text)
 
     def rewritten(self, text: str, codemod: str | None) -> None:
         """Take the next text; `codemod` made it (None: only formatted)."""
-        old, new = self._module, _Module.of(text)
-        self._module = new
-        if old is None or new is None:
-            self._flags, self._written = {}, set()
-            return
-        flags: dict[int, tuple[str, ...]] = {}
-        written = set(range(len(new.comments)))
-        for i, j in _pairs(old.comments, new.comments):
-            written.discard(j)
-            if i in self._written:
-                written.add(j)
-                continue
-            names = self._flags.get(i, ())
-            if codemod and codemod not in names:
-                if _changed(old, old.comments[i], new, new.comments[j]):
-                    names = (*names, codemod)
-            if names:
-                flags[j] = names
-        self._flags, self._written = flags, written
+        self._lines.follow(self._last, text, codemod)
+        self._last = text
 
     def notes(self) -> tuple[ReviewNote, ...]:
-        """The flagged comments of the current text; a block of lines is one note."""
-        if self._module is None:
+        """The flagged comments of the last text; a block of lines is one note."""
+        if not self._lines.touched:
             return ()
-        comments = self._module.comments
-        notes: list[ReviewNote] = []
-        previous: _Comment | None = None
-        for index in sorted(self._flags):
-            comment, names = comments[index], self._flags[index]
-            if (
-                notes
-                and previous is not None
-                and comment.own_line
-                and previous.own_line
-                and comment.line == previous.line + 1
-                and comment.column == previous.column
-            ):
-                last = notes[-1]
-                merged = tuple(dict.fromkeys((*last.codemods, *names)))
-                notes[-1] = ReviewNote(
-                    last.line, f"{last.comment}\n{comment.text}", merged
-                )
-            else:
-                notes.append(
-                    ReviewNote(comment.line, comment.text, names, not comment.own_line)
-                )
-            previous = comment
-        return tuple(notes)
+        old = _Module.of(self._first, self._parse)
+        new = _Module.of(self._last, self._parse)
+        if old is None or new is None:
+            return ()
+        flags: dict[int, tuple[str, ...]] = {}
+        for i, j in _pairs(old.comments, new.comments):
+            before, after = old.comments[i], new.comments[j]
+            if not _changed(old, before, new, after):
+                continue
+            subject = old.subject(before)
+            assert subject is not None  # a changed comment has code under it
+            names = self._lines.changed_by(_code_lines(subject, old.lines))
+            if names:
+                flags[j] = names
+        return _grouped(new.comments, flags)
+
+
+class _Lines:
+    """Which of the first text's lines each rewrite changed, by line diffs.
+
+    ``origin[k]`` is where the current text's line ``k + 1`` comes from in the
+    first text: ``(n, n)`` for its line n, ``(n, m)`` for a line a rewrite
+    made of lines n to m, and ``(n + 0.5, n + 0.5)`` for a line added between
+    its lines n and n + 1.
+    """
+
+    def __init__(self, text: str) -> None:
+        count = len(_NEWLINE.split(text))
+        self.origin: list[tuple[float, float]] = [(n, n) for n in range(1, count + 1)]
+        self.touched: list[tuple[str, list[tuple[float, float]]]] = []
+        """Each codemod's rewrite, with the spans of the first text it changed."""
+
+    def follow(self, old: str, new: str, codemod: str | None) -> None:
+        """Map `new`'s lines back to the first text; note what `codemod` changed."""
+        a, b = _NEWLINE.split(old), _NEWLINE.split(new)
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        origin: list[tuple[float, float]] = []
+        changed: list[tuple[float, float]] = []
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                origin += self.origin[i1:i2]
+                continue
+            span = self._span(i1, i2)
+            changed.append(span)
+            origin += [span] * (j2 - j1)
+        self.origin = origin
+        if codemod is not None and changed:
+            self.touched.append((codemod, changed))
+
+    def _span(self, start: int, end: int) -> tuple[float, float]:
+        """Where current lines ``start + 1..end`` (none: the gap at start) come from."""
+        if end > start:
+            return self.origin[start][0], self.origin[end - 1][1]
+        before = self.origin[start - 1][1] if start else 0
+        gap = math.floor(before) + 0.5
+        return gap, gap
+
+    def changed_by(self, lines: set[int]) -> tuple[str, ...]:
+        """The codemods whose rewrites changed any of the first text's `lines`."""
+        return tuple(
+            dict.fromkeys(
+                codemod
+                for codemod, spans in self.touched
+                if any(_overlaps(span, lines) for span in spans)
+            )
+        )
+
+
+def _overlaps(span: tuple[float, float], lines: set[int]) -> bool:
+    """Whether a changed span falls on `lines`, or between two of them."""
+    low, high = span
+    if any(low <= line <= high for line in lines):
+        return True
+    return math.floor(low) in lines and math.ceil(high) in lines
+
+
+def _code_lines(node: ast.AST, lines: list[str]) -> set[int]:
+    """The lines of the code `_code` compares: where a change can change it."""
+    first = _first_line(node)
+    if isinstance(node, _HEADERS):
+        body = node.body[0].lineno
+        last = body - 1 if body > first else first
+    else:
+        last = getattr(node, "end_lineno", None) or first
+    if isinstance(node, ast.stmt) and hasattr(node, "body"):
+        if not isinstance(node, _HEADERS):
+            return set(range(first, last + 1))
+    left_out: set[int] = set()
+    for part in ast.walk(node):
+        line = getattr(part, "lineno", None)
+        if part is node or line is None or line <= first or line > last:
+            continue
+        before = lines[line - 1].encode("utf-8")[: getattr(part, "col_offset", 0)]
+        if not before.strip():
+            end = getattr(part, "end_lineno", None) or line
+            left_out.update(range(line, end + 1))
+    return set(range(first, last + 1)) - left_out
+
+
+def _first_line(node: ast.AST) -> int:
+    """The line a node starts on, its decorators included."""
+    decorators = getattr(node, "decorator_list", [])
+    return min([getattr(node, "lineno", 0)] + [d.lineno for d in decorators])
+
+
+def _grouped(
+    comments: list[_Comment], flags: dict[int, tuple[str, ...]]
+) -> tuple[ReviewNote, ...]:
+    """The flagged comments as notes; a block of own-line comments is one note."""
+    notes: list[ReviewNote] = []
+    previous: _Comment | None = None
+    for index in sorted(flags):
+        comment, names = comments[index], flags[index]
+        if (
+            notes
+            and previous is not None
+            and comment.own_line
+            and previous.own_line
+            and comment.line == previous.line + 1
+            and comment.column == previous.column
+        ):
+            last = notes[-1]
+            merged = tuple(dict.fromkeys((*last.codemods, *names)))
+            notes[-1] = ReviewNote(last.line, f"{last.comment}\n{comment.text}", merged)
+        else:
+            notes.append(
+                ReviewNote(comment.line, comment.text, names, not comment.own_line)
+            )
+        previous = comment
+    return tuple(notes)
 
 
 def follow(
@@ -288,13 +405,10 @@ def follow(
     """
     if not notes:
         return ()
-    old, new = _Module.of(before), _Module.of(after)
+    old, new = _comments(before), _comments(after)
     if old is None or new is None:
         return ()
-    moved = {
-        old.comments[i].line: new.comments[j].line
-        for i, j in _pairs(old.comments, new.comments)
-    }
+    moved = {old[i].line: new[j].line for i, j in _pairs(list(old), list(new))}
     return tuple(
         ReviewNote(moved[note.line], note.comment, note.codemods, note.trailing)
         for note in notes

@@ -122,7 +122,9 @@ def run_file(
         The `FileResult`; ``after`` equals ``before`` unless rewritten.
     """
     current, applied = text, []
-    review = CommentReview(text) if path.endswith(".py") else None
+    review = (
+        CommentReview(text, target.workspace.parse) if path.endswith(".py") else None
+    )
     try:
         for codemod in codemods:
             rewritten = codemod.transform(current, path, target)
@@ -132,7 +134,7 @@ def run_file(
                 if review is not None:
                     review.rewritten(current, codemod.name)
         if current != text and path.endswith(".py"):
-            current = _checked_python(current, path, formatter)
+            current = _checked_python(current, path, formatter, target)
             if review is not None:
                 review.rewritten(current, None)
     except Skip as skip:
@@ -149,10 +151,16 @@ def run_file(
     return FileResult(path, "rewritten", text, current, tuple(applied), None, notes)
 
 
-def _checked_python(text: str, path: str, formatter: Formatter | None) -> str:
-    if formatter is not None:
-        text = formatter.format(text, path)
-    compile(text, path, "exec")  # parses and byte-compiles; raises SyntaxError
+def _checked_python(
+    text: str, path: str, formatter: Formatter | None, target: EvalTarget
+) -> str:
+    """The text, formatted if a formatter is given; raises SyntaxError if broken."""
+    if formatter is None:
+        # a run formats in one batch at its end, and byte-compiles the result
+        target.workspace.parse(text, path)
+        return text
+    text = formatter.format(text, path)
+    compile(text, path, "exec")  # parses and byte-compiles
     return text
 
 

@@ -32,6 +32,7 @@ from empty_migrate.entries.output_locations import observable
 from empty_migrate.entries.schema import Resolved, ScorerEntry, VerdictExpression
 from empty_migrate.runtime.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.source.syntax import local_name, scope_bindings
+from empty_migrate.testing.outcome_data import outcome_fixtures, outcome_outputs
 
 FIXTURES_PATH = "tests/utils/empty_response.py"
 FIXTURES_MODULE = "tests.utils.empty_response"
@@ -74,11 +75,10 @@ def fixtures_text() -> str:
 
 
 def _outputs_section() -> str:
-    from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES
-
+    fixtures, outputs = outcome_fixtures(), outcome_outputs()
     entries = "".join(
-        f"    # {name}\n    {str(outcome)!r}: {serialised(name)!r},\n"
-        for outcome, name in OUTCOME_EXAMPLES.items()
+        f"    # {fixtures[outcome]}\n    {outcome!r}: {output!r},\n"
+        for outcome, output in outputs.items()
     )
     return (
         "OUTPUTS: dict[str, dict[str, Any]] = {\n" + entries + "}\n"
@@ -88,18 +88,6 @@ def _outputs_section() -> str:
         '    """A real provider-shaped model output of one outcome class."""\n'
         "    return ModelOutput.model_validate(OUTPUTS[outcome])\n"
     )
-
-
-def serialised(fixture: str) -> dict[str, Any]:
-    """A fixture library output as the JSON-shaped dict the fixtures module holds."""
-    from empty_migrate.testing.provider_outputs import provider_output
-
-    output = provider_output(fixture).output
-    # a message's id is drawn at random on every build: the module would change
-    return output.model_dump(mode="json", exclude_none=True, exclude=_MESSAGE_IDS)
-
-
-_MESSAGE_IDS = {"choices": {"__all__": {"message": {"id"}}}}
 
 
 def policy_test_text(target: EvalTarget) -> str:

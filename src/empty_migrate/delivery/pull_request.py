@@ -22,6 +22,7 @@ from empty_migrate.codemods.bump_task_version.rewrite import task_version
 from empty_migrate.codemods.changelog.text import capital
 from empty_migrate.delivery.branches import Branch
 from empty_migrate.pipeline.runner import EvalResult
+from empty_migrate.target.yaml_files import load_yaml
 
 TEMPLATE = ".github/PULL_REQUEST_TEMPLATE.md"
 """Where the target keeps its pull-request template."""
@@ -114,7 +115,7 @@ def _eval_change(branch: Branch, result: EvalResult) -> EvalChange:
 
 def _short_title(eval_yaml: str | None, name: str) -> str:
     try:
-        metadata = yaml.safe_load(eval_yaml or "") or {}
+        metadata = load_yaml(eval_yaml or "") or {}
     except yaml.YAMLError:
         return name
     title = metadata.get("title") if isinstance(metadata, dict) else None

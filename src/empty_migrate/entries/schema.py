@@ -72,7 +72,9 @@ FILE_LINE = re.compile(r"[\w/.-]+\.(py|yaml):\d+")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, defer_build=True
+    )
 
 
 class VerdictExpression(_Strict):

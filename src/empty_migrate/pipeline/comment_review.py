@@ -116,11 +116,11 @@ class _Module:
             tree = parse(text)
         except (SyntaxError, ValueError):
             return None
-        module = cls(list(comments), tree, _NEWLINE.split(text))
-        module._index()
-        return module
+        return cls(list(comments), tree, _NEWLINE.split(text))
 
     def _index(self) -> None:
+        if self._statements:
+            return
         for node in ast.walk(self.tree):  # breadth first: outer nodes first
             if not hasattr(node, "lineno") or node is self.tree:
                 continue
@@ -135,6 +135,7 @@ class _Module:
 
     def subject(self, comment: _Comment) -> ast.AST | None:
         """The code `comment` is attached to, if any."""
+        self._index()
         if not comment.own_line:
             return self._one_line.get(comment.line) or self._around(comment.line)
         for number in range(comment.line + 1, len(self.lines) + 1):
@@ -262,8 +263,8 @@ class CommentReview:
 
     def notes(self) -> tuple[ReviewNote, ...]:
         """The flagged comments of the last text; a block of lines is one note."""
-        if not self._lines.touched:
-            return ()
+        if not self._lines.touched or not _comments(self._first):
+            return ()  # a new file, or one without comments, has none to flag
         old = _Module.of(self._first, self._parse)
         new = _Module.of(self._last, self._parse)
         if old is None or new is None:

@@ -85,13 +85,10 @@ def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str
 
     Their scores change too, but they get no version bump or changelog entry
     unless they are migrated in the same run. The shared router module and
-    the preset shim (repo-level changes) do not count.
+    the preset shim (repo-level changes) do not count. Only the entries whose
+    registry file names a rewritten file are loaded.
     """
     selected = {result.eval for result in run.evals}
-    users: dict[str, set[str]] = {}
-    for name, entry in registry.evals.items():
-        for scorer in entry.scorers:
-            users.setdefault((PACKAGE_ROOT / scorer.file).as_posix(), set()).add(name)
     rewritten = sorted(
         {
             f.path
@@ -100,11 +97,21 @@ def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str
             if f.status == "rewritten" and not is_shared(f)
         }
     )
-    return {
-        path: sorted(users[path] - selected)
-        for path in rewritten
-        if users.get(path, selected) - selected
-    }
+    sharers: dict[str, list[str]] = {}
+    package = f"{PACKAGE_ROOT.as_posix()}/"
+    for path in rewritten:
+        if not path.startswith(package):
+            continue
+        relative = path.removeprefix(package)
+        others = [
+            name
+            for name in registry.mentioning(relative)
+            if name not in selected
+            and any(s.file == relative for s in registry.get(name).scorers)
+        ]
+        if others:
+            sharers[path] = others
+    return sharers
 
 
 class SelectionError(Exception):

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from empty_migrate import codemods
 from empty_migrate.entries.schema import FILE_LINE, EvalEntry, resolve
+from empty_migrate.target.yaml_files import LOADER
 
 EVALS_DIR = Path(__file__).parent / "evals"
 
@@ -74,6 +75,17 @@ class Registry:
             self.check([name])
         return self._entries[name]
 
+    def mentioning(self, text: str) -> list[str]:
+        """The evals whose registry file holds `text` (a scorer's file, say).
+
+        A cheap first cut, read from the files as text: the entries decide.
+        """
+        return [
+            name
+            for name, path in self.files.items()
+            if text in path.read_text(encoding="utf-8")
+        ]
+
     def check(self, names: Iterable[str] | None = None) -> None:
         """Load and validate the named entries (all if None), once each.
 
@@ -102,11 +114,6 @@ def unknown_name_message(kind: str, name: str, known: Any) -> str:
     return f"unknown {kind} {name!r}{hint}"
 
 
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-"""libyaml's safe loader when PyYAML has it (about ten times faster; the same
-marks), else PyYAML's."""
-
-
 def load_registry(directory: Path = EVALS_DIR) -> Registry:
     """Load and validate every ``<eval>.yaml`` in `directory`.
 
@@ -122,7 +129,7 @@ def load_registry(directory: Path = EVALS_DIR) -> Registry:
 def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
     """Load one entry; returns it (or None) and the problems found in it."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=YAML_LOADER)
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER)
     except yaml.YAMLError as error:
         line = getattr(getattr(error, "problem_mark", None), "line", 0) + 1
         return None, [f"{path}:{line}: (yaml): {getattr(error, 'problem', error)}"]

@@ -22,6 +22,7 @@ from pathlib import Path
 import yaml
 
 from empty_migrate.target.corpus import CorpusError, cache_root, pip_command
+from empty_migrate.target.yaml_files import load_yaml
 
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
 RUFF_HOOKS = "astral-sh/ruff-pre-commit"
@@ -61,7 +62,7 @@ def pinned_version(repo: Path) -> str | None:
     if not path.is_file():
         return None
     try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        config = load_yaml(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError:
         return None
     for hook in config.get("repos", []) if isinstance(config, dict) else []:

@@ -17,8 +17,6 @@ a second run changes nothing. Safe: it changes no score.
 
 import re
 
-import yaml
-
 from empty_migrate.codemods.bump_task_version.rewrite import (
     TaskVersion,
     already_bumped,
@@ -34,7 +32,7 @@ from empty_migrate.codemods.bump_task_version.rewrite import (
 )
 from empty_migrate.codemods.changelog import text as words
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
-from empty_migrate.registry.loader import YAML_LOADER
+from empty_migrate.target.yaml_files import load_yaml
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -128,7 +126,7 @@ def _bullets(target: EvalTarget) -> str:
 
 
 def _title(target: EvalTarget) -> str:
-    metadata = yaml.load(read(target, eval_yaml(target)), Loader=YAML_LOADER) or {}
+    metadata = load_yaml(read(target, eval_yaml(target))) or {}
     title = metadata.get("title") if isinstance(metadata, dict) else None
     if not isinstance(title, str) or not title.strip():
         raise Skip("eval.yaml has no title for the changelog")

@@ -266,19 +266,24 @@ class CommentReview:
         if not self._lines.touched or not _comments(self._first):
             return ()  # a new file, or one without comments, has none to flag
         old = _Module.of(self._first, self._parse)
-        new = _Module.of(self._last, self._parse)
-        if old is None or new is None:
+        if old is None:
             return ()
-        flags: dict[int, tuple[str, ...]] = {}
-        for i, j in _pairs(old.comments, new.comments):
-            before, after = old.comments[i], new.comments[j]
-            if not _changed(old, before, new, after):
-                continue
-            subject = old.subject(before)
-            assert subject is not None  # a changed comment has code under it
-            names = self._lines.changed_by(_code_lines(subject, old.lines))
-            if names:
-                flags[j] = names
+        # only a comment over code some codemod touched can be flagged
+        touched: dict[int, tuple[str, ...]] = {}
+        for index, comment in enumerate(old.comments):
+            subject = old.subject(comment)
+            if subject is not None:
+                names = self._lines.changed_by(_code_lines(subject, old.lines))
+                if names:
+                    touched[index] = names
+        new = _Module.of(self._last, self._parse) if touched else None
+        if new is None:
+            return ()
+        flags = {
+            j: touched[i]
+            for i, j in _pairs(old.comments, new.comments)
+            if i in touched and _changed(old, old.comments[i], new, new.comments[j])
+        }
         return _grouped(new.comments, flags)
 
 

@@ -79,17 +79,22 @@ def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str 
 
 def _verdict_problem(entry: Any, scorer: Any, repo: Path) -> str | None:
     """A verdict expression naming something its scorer's file does not define."""
+    tasks = scorer.tasks or list(entry.tasks) or [None]
+    settings = [resolve(entry, task, scorer) for task in tasks]
+    expressions = [
+        verdict
+        for resolved in settings
+        for verdict in (resolved.refusal_verdict, resolved.no_answer_verdict)
+        if isinstance(verdict, VerdictExpression)
+    ]
+    if not expressions:
+        return None
     path = repo / PACKAGE_ROOT / scorer.file
     defined = _bound_names(path, path.stat().st_mtime_ns)
-    for task in scorer.tasks or list(entry.tasks) or [None]:
-        settings = resolve(entry, task, scorer)
-        for verdict in (settings.refusal_verdict, settings.no_answer_verdict):
-            if isinstance(verdict, VerdictExpression):
-                if missing := verdict.free_names() - defined:
-                    names = ", ".join(sorted(missing))
-                    return (
-                        f"verdict expression uses {names}, not defined in {scorer.file}"
-                    )
+    for expression in expressions:
+        if missing := expression.free_names() - defined:
+            names = ", ".join(sorted(missing))
+            return f"verdict expression uses {names}, not defined in {scorer.file}"
     return None
 
 

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-import libcst as cst
-
 from empty_migrate.codemods import declared
 from empty_migrate.codemods.changelog.text import scoring_changes
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
@@ -139,16 +137,25 @@ def run_file(
                 review.rewritten(current, None)
     except Skip as skip:
         return FileResult(path, "skipped", text, text, tuple(applied), str(skip))
-    except cst.ParserSyntaxError as error:
-        reason = f"does not parse (line {error.raw_line}): {error.message}"
-        return FileResult(path, "skipped", text, text, tuple(applied), reason)
     except Exception as error:  # a codemod bug must not stop the other evals
+        if (reason := _parse_failure(error)) is not None:
+            return FileResult(path, "skipped", text, text, tuple(applied), reason)
         reason = f"{type(error).__name__}: {error}"
         return FileResult(path, "failed", text, text, tuple(applied), reason)
     if current == text:
         return FileResult(path, "unchanged", text, current, tuple(applied))
     notes = review.notes() if review else ()
     return FileResult(path, "rewritten", text, current, tuple(applied), None, notes)
+
+
+def _parse_failure(error: Exception) -> str | None:
+    """Why LibCST could not parse the file, if that is what `error` says."""
+    # imported here: LibCST is loaded only by codemods that rewrite through it
+    from libcst import ParserSyntaxError
+
+    if isinstance(error, ParserSyntaxError):
+        return f"does not parse (line {error.raw_line}): {error.message}"
+    return None
 
 
 def _checked_python(

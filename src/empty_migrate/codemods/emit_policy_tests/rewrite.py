@@ -22,8 +22,6 @@ import textwrap
 from functools import cache
 from typing import Any
 
-import libcst as cst
-
 from empty_migrate.codemods.install_router.rewrite import _ruff_clean, _source
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget
 from empty_migrate.codemods.kit.imports import NeededImports
@@ -186,7 +184,7 @@ class _Plan:
             if not self._import_free_names(scorer, verdict):
                 self.imports.add(FIXTURES_MODULE, "EVALS_OWN_VERDICT")
                 return "EVALS_OWN_VERDICT"
-        return cst.Module([]).code_for_node(value(self.imports, verdict))
+        return value(self.imports, verdict)
 
     def _import_free_names(
         self, scorer: ScorerEntry, verdict: VerdictExpression

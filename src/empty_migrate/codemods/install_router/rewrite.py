@@ -21,8 +21,6 @@ from functools import cache, lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
-import libcst as cst
-
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.imports import (
@@ -30,7 +28,6 @@ from empty_migrate.codemods.kit.imports import (
     add_module_import,
     remove_unused_imports,
 )
-from empty_migrate.codemods.kit.nodes import find_all
 from empty_migrate.codemods.kit.router_call import (
     ROUTER_FUNCTION,
     ROUTER_MODULE,
@@ -180,11 +177,10 @@ def _shim_preset(text: str) -> str:
         return text
     index = found[0]
     old = next(s for s in chunks.statements[index] if _is_preset(s))
-    module = chunks.module(index)
-    function = next(s for s in module.body if isinstance(s, cst.FunctionDef))
-    if any(is_router_call(call) for call in find_all(function, cst.Call)):
+    assert isinstance(old, ast.FunctionDef | ast.AsyncFunctionDef)
+    if any(is_router_call(node) for node in ast.walk(old)):
         return text
-    grader, value = _parameters(function)
+    grader, value = _parameters(old)
     shim = SHIM.format(
         summary=_summary(chunks, index, old),
         grader=grader,
@@ -193,10 +189,11 @@ def _shim_preset(text: str) -> str:
         router=ROUTER_FUNCTION,
         module=ROUTER_MODULE,
     )
-    body = cst.ensure_type(cst.parse_statement(shim), cst.FunctionDef).body
-    shimmed = function.with_changes(body=body)
-    statements = [shimmed if s is function else s for s in module.body]
-    chunks.replace(index, module.with_changes(body=statements))
+    # the new body in place of the old, under the function's own header
+    body = shim.partition("\n")[2].replace("\n", chunks.newline)
+    start = chunks.offset(index, old.body[0].lineno)
+    end = chunks.offset(index, old.body[-1].end_lineno + 1)
+    chunks.edit(index, [(start, end, body)])
     remove_unused_imports(
         chunks, {n.id for n in ast.walk(old) if isinstance(n, ast.Name)}
     )
@@ -210,12 +207,12 @@ def _is_preset(statement: ast.stmt) -> bool:
     return is_function and statement.name == PRESET
 
 
-def _parameters(function: cst.FunctionDef) -> tuple[str, str]:
-    params = function.params
-    extra = params.posonly_params or params.kwonly_params or params.star_kwarg
-    if len(params.params) != 2 or extra or isinstance(params.star_arg, cst.Param):
+def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str]:
+    arguments = function.args
+    extra = arguments.posonlyargs or arguments.kwonlyargs or arguments.kwarg
+    if len(arguments.args) != 2 or extra or arguments.vararg:
         raise Skip(f"{SCORERS_PATH}: {PRESET} has an unexpected signature")
-    return params.params[0].name.value, params.params[1].name.value
+    return arguments.args[0].arg, arguments.args[1].arg
 
 
 def _summary(chunks: Chunks, index: int, function: ast.FunctionDef) -> str:

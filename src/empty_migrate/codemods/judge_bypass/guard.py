@@ -10,10 +10,10 @@ already present (also through an aliased ``classify`` import) is kept.
 
 import ast
 from ast import literal_eval
-from dataclasses import dataclass
 
 import libcst as cst
 
+from empty_migrate.codemods.judge_bypass.solver import Guard
 from empty_migrate.codemods.kit.base import Skip
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.codemods.kit.nodes import find_all, is_attribute, is_call_to, is_name
@@ -25,17 +25,6 @@ from empty_migrate.source.syntax import (
     module_bindings,
     qualified_definitions,
 )
-
-
-@dataclass(frozen=True)
-class Guard:
-    """One solver to guard: its names, what still reaches the judge, the key."""
-
-    solver: str
-    solve: str
-    scored: frozenset[Outcome]
-    store_key: str | None
-
 
 _SAVE_COMMENT = "# Save the model's own output: the scorer's router reads it from here."
 _GUARD_COMMENT = "# The router scores non-answers without a verdict: skip the judge."

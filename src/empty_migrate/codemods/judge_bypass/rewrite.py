@@ -24,7 +24,6 @@ the reason, to be guarded by hand. Unsafe: judge-derived scores change.
 import ast
 from dataclasses import dataclass, field
 
-from empty_migrate.codemods.judge_bypass.guard import Guard, GuardCommand
 from empty_migrate.codemods.judge_bypass.sites import (
     ROUTED,
     PackageIndex,
@@ -33,7 +32,7 @@ from empty_migrate.codemods.judge_bypass.sites import (
     call_name,
     is_test_file,
 )
-from empty_migrate.codemods.judge_bypass.solver import GRADERS, solver_judges
+from empty_migrate.codemods.judge_bypass.solver import GRADERS, Guard, solver_judges
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.imports import NeededImports, add_imports
@@ -74,6 +73,9 @@ class JudgeBypass(Codemod):
         guards = found.guards.get(path)
         if not guards:
             return text
+        # imported here: LibCST, for the few evals that judge in a solver
+        from empty_migrate.codemods.judge_bypass.guard import GuardCommand
+
         chunks = Chunks(text, target.workspace.parse(text))
         command = GuardCommand(NeededImports(), guards, chunks.tree)
         solvers = {guard.solver for guard in guards}

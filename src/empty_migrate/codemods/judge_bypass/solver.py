@@ -20,6 +20,7 @@ from empty_migrate.codemods.judge_bypass.sites import (
     ancestors,
     call_name,
 )
+from empty_migrate.runtime.policy import Outcome
 from empty_migrate.source.syntax import is_solver
 
 GRADERS = {"model_graded_qa", "model_graded_fact"}
@@ -32,6 +33,16 @@ _LOOPS = (
     ast.DictComp,
     ast.GeneratorExp,
 )
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One solver to guard: its names, what still reaches the judge, the key."""
+
+    solver: str
+    solve: str
+    scored: frozenset[Outcome]
+    store_key: str | None
 
 
 @dataclass(frozen=True)

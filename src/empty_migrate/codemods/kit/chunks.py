@@ -16,8 +16,10 @@ there, and a chunk nobody rewrote keeps its text byte for byte.
 import ast
 import re
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-import libcst as cst
+if TYPE_CHECKING:  # LibCST loads only when a codemod rewrites through it
+    import libcst as cst
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _Block = list[ast.stmt]
@@ -30,7 +32,7 @@ class Chunks:
     for a chunk as parsed, a tree of the chunk's own text (read again when
     first needed) after an edit. So ``ast`` finds what to change in any chunk,
     and the change is made to the text (`splice`, `edit`) or through LibCST
-    (`module`, `replace`, `transform`).
+    (`module`, `replace`, `transform`), which is imported only then.
 
     Args:
         text: The module's source.
@@ -105,25 +107,25 @@ class Chunks:
             and any(wanted(statement) for statement in group)
         ]
 
-    def module(self, index: int) -> cst.Module:
+    def module(self, index: int) -> "cst.Module":
         """The chunk as a LibCST module (parsed once, until replaced)."""
         if index not in self._modules:
-            self._modules[index] = cst.parse_module(self.texts[index])
+            import libcst
+
+            self._modules[index] = libcst.parse_module(self.texts[index])
         return self._modules[index]
 
-    def replace(self, index: int, module: cst.Module) -> None:
+    def replace(self, index: int, module: "cst.Module") -> None:
         """Put a rewritten chunk in place of the old one."""
         self._set(index, module.code)
         self._modules[index] = module
 
-    def transform(self, indexes: Iterable[int], transformer: cst.CSTVisitorT) -> None:
+    def transform(
+        self, indexes: Iterable[int], transformer: "cst.CSTTransformer"
+    ) -> None:
         """Visit each chunk in `indexes` with `transformer`, in order."""
         for index in indexes:
             self.replace(index, self.module(index).visit(transformer))
-
-    def code(self, node: cst.CSTNode) -> str:
-        """A LibCST node's text, with the module's line ends."""
-        return cst.Module(body=[], default_newline=self.newline).code_for_node(node)
 
     def span(self, index: int, node: ast.AST) -> tuple[int, int]:
         """Where an ``ast`` node of the chunk's `statements` is in its text.

@@ -15,24 +15,23 @@ whose dict value the registry's verdicts do not match, skips the eval.
 Unsafe: non-answers get new score values.
 
 Each call is known by where it is: ``ast`` finds it and the function around
-it, LibCST parses and prints only the call, and the new text replaces the old
-(`Chunks.edit`), as wrap_router does. A call inside another's arguments is
-rewritten first, and the outer call is read with it rewritten.
+it, the router call is written around the grader's own source, and the new
+text replaces the old (`Chunks.edit`), as wrap_router does. A call inside
+another's arguments is rewritten first, and the outer call is read with it
+rewritten.
 """
 
 import ast
 from dataclasses import dataclass, field
 
-import libcst as cst
-
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
+from empty_migrate.codemods.kit.expressions import Located, call_room, parse_expression
 from empty_migrate.codemods.kit.imports import (
     NeededImports,
     add_imports,
     remove_unused_imports,
 )
-from empty_migrate.codemods.kit.nodes import find_all
 from empty_migrate.codemods.kit.router_call import router_call
 from empty_migrate.entries.schema import Resolved, ScorerEntry
 from empty_migrate.runtime.policy import POLICY, Category, Route
@@ -171,14 +170,17 @@ class _Rewrite:
             source = text[start:end]
             for a, b, new in sorted(inner, reverse=True):
                 source = source[: a - start] + new + source[b - start :]
-            new = chunks.code(self.routed(cst.parse_expression(source), call))
+            new = self.routed(source, call)
             done = [edit for edit in done if edit not in inner] + [(start, end, new)]
         return done
 
-    def routed(self, call: cst.Call, found: _Call) -> cst.Call:
-        """The router call that replaces a preset call."""
+    def routed(self, source: str, found: _Call) -> str:
+        """The router call that replaces a preset call, given the call's source."""
         where = f"{self.relative}:{found.node.lineno}"
         construct = self._enclosing(found, where)
+        located = Located(source)
+        call = parse_expression(source)
+        assert isinstance(call, ast.Call)  # the source of a preset call
         grader, value = _arguments(call, where)
         settings = self.target.settings(construct)
         if _is_dict(value, self.dict_constants) and not _dict_verdicts(settings):
@@ -190,7 +192,8 @@ class _Rewrite:
         self.dropped |= _names_in(call.func)
         if value is not None:
             self.dropped |= _names_in(value)
-        return router_call(self.imports, grader, settings)
+        scorer = located.source(grader, call_room(located, call))
+        return router_call(self.imports, scorer, settings)
 
     def _enclosing(self, found: _Call, where: str) -> ScorerEntry:
         """The registered construct whose top-level function holds the call."""
@@ -214,15 +217,13 @@ def _end(node: ast.expr) -> tuple[int, int]:
     return node.end_lineno, node.end_col_offset
 
 
-def _arguments(
-    call: cst.Call, where: str
-) -> tuple[cst.BaseExpression, cst.BaseExpression | None]:
+def _arguments(call: ast.Call, where: str) -> tuple[ast.expr, ast.expr | None]:
     """The grader and the preset value, bound as the preset's signature binds them."""
-    positional = [a.value for a in call.args if a.keyword is None and not a.star]
-    keywords = {a.keyword.value: a.value for a in call.args if a.keyword}
+    positional = [a for a in call.args if not isinstance(a, ast.Starred)]
+    keywords = {k.arg: k.value for k in call.keywords if k.arg is not None}
     bound = dict(zip(PARAMETERS, positional, strict=False))
     unknown = set(keywords) - set(PARAMETERS) or set(keywords) & set(bound)
-    starred = any(a.star for a in call.args)
+    starred = len(positional) < len(call.args) or len(keywords) < len(call.keywords)
     if starred or unknown or len(positional) > len(PARAMETERS):
         raise Skip(f"{where}: preset_score_on_no_response has unexpected arguments")
     bound |= keywords
@@ -240,10 +241,10 @@ def _dict_constants(tree: ast.Module) -> set[str]:
     }
 
 
-def _is_dict(value: cst.BaseExpression | None, constants: set[str]) -> bool:
-    if isinstance(value, cst.Name):
-        return value.value in constants
-    return isinstance(value, cst.Dict)
+def _is_dict(value: ast.expr | None, constants: set[str]) -> bool:
+    if isinstance(value, ast.Name):
+        return value.id in constants
+    return isinstance(value, ast.Dict)
 
 
 def _dict_verdicts(settings: Resolved) -> bool:
@@ -254,6 +255,14 @@ def _dict_verdicts(settings: Resolved) -> bool:
     return all(isinstance(verdict, dict) for verdict in used)
 
 
-def _names_in(node: cst.CSTNode) -> set[str]:
-    """Every name the node refers to (candidates for now-unused imports)."""
-    return {name.value for name in find_all(node, cst.Name)}
+def _names_in(node: ast.AST) -> set[str]:
+    """Every name the node holds (candidates for now-unused imports)."""
+    names = set()
+    for part in ast.walk(node):
+        if isinstance(part, ast.Name):
+            names.add(part.id)
+        elif isinstance(part, ast.Attribute):
+            names.add(part.attr)
+        elif isinstance(part, ast.keyword | ast.arg) and part.arg is not None:
+            names.add(part.arg)
+    return names

@@ -12,17 +12,21 @@ including calls through an aliased import, are left alone, so the codemod is
 idempotent. Unsafe: non-answers get new score values.
 
 One path does it all: ``ast`` finds each ``return`` and ``scorer=`` keyword,
-LibCST parses and prints only the expression being wrapped, and the new text
-replaces the old (`Chunks.splice`), so the rest of the file keeps its bytes.
+the router call is written around the expression's own source, and the new
+text replaces the old (`Chunks.splice`), so the rest of the file keeps its
+bytes.
 """
 
 import ast
 import re
 
-import libcst as cst
-
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
+from empty_migrate.codemods.kit.expressions import (
+    Located,
+    bracket_room,
+    parse_expression,
+)
 from empty_migrate.codemods.kit.imports import NeededImports, add_imports
 from empty_migrate.codemods.kit.router_call import (
     ROUTER_FUNCTION,
@@ -187,31 +191,44 @@ class _Wrap:
         """The new text of a site, or None if it is already routed."""
         source = chunks.source(index, site)
         lead = _LEAD[type(site)].match(source)
-        expression = cst.parse_expression(source[lead.end() :])
+        assert lead is not None  # a site's source starts with its keyword
+        text = source[lead.end() :]
+        expression = parse_expression(text)
         if isinstance(site, ast.Return):
-            new = self.wrapped(expression, settings)
-        elif isinstance(expression, cst.List):
-            elements = [
-                e.with_changes(value=self.wrapped(e.value, settings))
-                for e in expression.elements
-            ]
-            new = expression.with_changes(elements=elements)
-        elif isinstance(expression, cst.ListComp):
-            element = self.wrapped(expression.elt, settings)
-            new = expression.with_changes(elt=element)
+            new = self.wrapped(text, expression, settings)
+        elif isinstance(expression, ast.List | ast.ListComp):
+            new = self._elements(Located(text), expression, settings)
         else:
-            new = self.wrapped(expression, settings)
-        if new is expression:
+            new = self.wrapped(text, expression, settings)
+        if new is None:
             return None
-        return site, lead.group(0) + chunks.code(new)
+        return site, lead.group(0) + new
 
-    def wrapped(
-        self, expression: cst.BaseExpression, settings: Resolved
-    ) -> cst.BaseExpression:
-        """The expression in a router call, unless it already calls the router."""
-        if is_router_call(expression, self.router_names):
-            return expression
-        return router_call(self.imports, expression, settings)
+    def _elements(
+        self, located: Located, listed: ast.List | ast.ListComp, settings: Resolved
+    ) -> str | None:
+        """The list with each element (or the comprehension's) wrapped."""
+        room = bracket_room(located, listed)
+        elements = listed.elts if isinstance(listed, ast.List) else [listed.elt]
+        edits = []
+        for element in elements:
+            inner = element.value if isinstance(element, ast.Starred) else element
+            start, end = located.enclosed(inner, room)
+            new = self.wrapped(located.text[start:end], inner, settings)
+            if new is not None:
+                edits.append((start, end, new))
+        if not edits:
+            return None
+        text = located.text
+        for start, end, new in reversed(edits):
+            text = text[:start] + new + text[end:]
+        return text
+
+    def wrapped(self, source: str, node: ast.expr, settings: Resolved) -> str | None:
+        """The expression in a router call; None if it already calls the router."""
+        if is_router_call(node, self.router_names):
+            return None
+        return router_call(self.imports, source, settings)
 
 
 def _returns(block: list[ast.stmt]) -> list[ast.Return]:

@@ -4,7 +4,7 @@ import sys
 import textwrap
 
 import pytest
-from inspect_ai._util.registry import registry_info
+from inspect_ai.util import registry_info
 
 from empty_migrate.runtime.probe import build_scorer
 

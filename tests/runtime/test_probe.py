@@ -8,6 +8,8 @@ from inspect_ai.util import registry_info
 
 from empty_migrate.runtime.probe import build_scorer
 
+pytestmark = pytest.mark.inspect_versions
+
 EVAL = """
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, accuracy, match, model_graded_qa, scorer

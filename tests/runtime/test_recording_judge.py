@@ -14,6 +14,8 @@ from empty_migrate.runtime.probe import (
 )
 from tests.conftest import OUTCOME_EXAMPLES
 
+pytestmark = pytest.mark.inspect_versions
+
 JUDGES = """
 from inspect_ai import model as inspect_model
 from inspect_ai.model import GenerateConfig, get_model

@@ -9,13 +9,14 @@ two never drift. It depends only on inspect_ai's public API and the stdlib.
 
 Every judge is a scripted ``mockllm/model`` that records its prompts. It takes
 the place of inspect_ai's public ``get_model`` wherever an imported module
-holds that function (found by identity, never by a module's name): in the
-eval's packages and in the module of inspect_ai's model-graded scorers every
-model asked for is the judge, so a judge named outright
-(``get_model("openai/gpt-4o")``) is the mock too; everywhere else a model asked
-for by role is the judge (a shared helper's ``get_model(role="grader")``), and
-any other request is inspect_ai's own. The target's tests patch ``get_model``
-the same way. Nothing reaches the network.
+holds that function (found by identity). In the eval's packages, and in the
+module that ``model_graded_qa`` and ``model_graded_fact`` come from (asked of
+those functions, so that no private module is named), every model asked for
+is the judge, so a judge named outright (``get_model("openai/gpt-4o")``) is the
+mock too; everywhere else a model asked for by role is the judge (a shared
+helper's ``get_model(role="grader")``), and any other request is inspect_ai's
+own. The target's tests patch ``get_model`` the same way. Nothing reaches the
+network.
 
 Why by replacing ``get_model``: inspect_ai binds model roles only inside
 ``eval()`` and ``score()``, with a model per role name it is given, so no

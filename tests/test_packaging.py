@@ -45,6 +45,7 @@ def test_the_router_the_probe_and_the_fixture_library_ship(wheel_names):
     assert "empty_migrate/runtime/router.py" in wheel_names
     assert "empty_migrate/runtime/probe.py" in wheel_names
     assert "empty_migrate/testing/provider_outputs.py" in wheel_names
+    assert "empty_migrate/testing/inspect_internals.py" in wheel_names
 
 
 def test_golden_and_tests_stay_out_of_the_wheel(wheel_names):

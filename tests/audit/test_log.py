@@ -24,6 +24,8 @@ from empty_migrate.audit.log import AuditLogError, match_scores
 from empty_migrate.cli.main import main
 from empty_migrate.registry.loader import load_registry
 
+pytestmark = pytest.mark.inspect_versions
+
 # fixture, target: the first four answer correctly, the fifth answers wrongly,
 # the other seven are non-answers, and includes() records each as INCORRECT
 SCRIPT = [

@@ -19,6 +19,8 @@ from tests.audit.small import (
     small_audit,
 )
 
+pytestmark = pytest.mark.inspect_versions
+
 NON_ANSWERS = [str(o) for o in Outcome if o is not Outcome.ANSWERED]
 REQUIRED = {"eval", "task", "scorer", "fixture", "outcome", "value", "reason"}
 REQUIRED |= {"judge_calls", "raised", "route", "empty_outcome", "category"}

@@ -15,6 +15,8 @@ from inspect_ai.model import (
 from empty_migrate.runtime.router import Outcome, classify, classify_output
 from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS, provider_output
 
+pytestmark = pytest.mark.inspect_versions
+
 PROVIDERS = {
     "openai",
     "openai_responses",

@@ -28,6 +28,8 @@ from empty_migrate.testing.models import scripted_model
 from empty_migrate.testing.tools import add
 from tests.conftest import OUTCOME_EXAMPLES
 
+pytestmark = pytest.mark.inspect_versions
+
 
 def run(task, outputs, tmp_path):
     model = scripted_model(outputs)

@@ -8,6 +8,8 @@ from empty_migrate.runtime.router import Outcome, route_empty_responses
 from empty_migrate.testing.models import RecordingGrader
 from tests.conftest import OUTCOME_EXAMPLES
 
+pytestmark = pytest.mark.inspect_versions
+
 NOT_ANSWERS = [o for o in Outcome if o not in ("answered", "overflow", "no_output")]
 
 

@@ -4,9 +4,11 @@ import sys
 import textwrap
 
 import pytest
-from inspect_ai._util.registry import registry_info
+from inspect_ai.util import registry_info
 
 from empty_migrate.runtime.probe import build_scorer
+
+pytestmark = pytest.mark.inspect_versions
 
 EVAL = """
 from inspect_ai import Task, task

@@ -39,6 +39,8 @@ from empty_migrate.runtime.router import (
 )
 from tests.conftest import OUTCOME_EXAMPLES
 
+pytestmark = pytest.mark.inspect_versions
+
 
 @scorer(metrics={"score": [mean()], "confidence": [mean()]})
 def dict_scorer(threshold: int = 50):

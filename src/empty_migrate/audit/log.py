@@ -16,7 +16,6 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from inspect_ai._util.registry import registry_lookup
 from inspect_ai.log import (
     EvalError,
     EvalLog,
@@ -24,7 +23,6 @@ from inspect_ai.log import (
     EvalSample,
     recompute_metrics,
 )
-from inspect_ai.log._log import EvalMetricDefinition
 from inspect_ai.model import ChatMessageTool, ModelName
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
 from inspect_ai.solver import TaskState
@@ -46,6 +44,7 @@ from empty_migrate.runtime.router import (
     located_outputs,
     route_empty_responses,
 )
+from empty_migrate.testing.inspect_internals import registry_lookup
 
 
 class AuditLogError(Exception):
@@ -415,7 +414,7 @@ def _drop_unregistered_metrics(log: EvalLog) -> dict[str, str]:
             elif registry_lookup("metric", item.name) is not None:
                 kept.append(item)
             else:
-                missing[item.name.rpartition("/")[2]] = _unregistered(item)
+                missing[item.name.rpartition("/")[2]] = _unregistered(item.name)
         return kept
 
     for scorer in log.eval.scorers or []:
@@ -430,14 +429,14 @@ def _kept(metrics: Any, keep: Callable[[list[Any]], list[Any]]) -> Any:
     return keep(list(metrics or []))
 
 
-def _unregistered(definition: EvalMetricDefinition) -> str:
-    package, slash, _ = definition.name.partition("/")
+def _unregistered(name: str) -> str:
+    package, slash, _ = name.partition("/")
     where = (
         f"install {package} here to recompute it"
         if slash
         else "it is defined in the task's own file, which audit does not run"
     )
-    return f"metric {definition.name!r} is not registered: {where}"
+    return f"metric {name!r} is not registered: {where}"
 
 
 def metric_changes(

@@ -5,12 +5,29 @@ watch what happens: the score it returns (or the error it raises) and how many
 times it asked a judge. ``empty-migrate audit`` runs it on every registered
 scorer, and the tests the migration writes into a target run it from
 ``tests/utils/empty_response.py``, which is generated from this module, so the
-two never drift. It depends only on inspect_ai.
+two never drift. It depends only on inspect_ai's public API and the stdlib.
 
-Every judge is a scripted ``mockllm/model`` that records its prompts: a scorer
-that asks for a model role gets it, and so does one that calls ``get_model``
-by name in its own package (the target's tests patch ``get_model`` the same
-way). Nothing reaches the network.
+Every judge is a scripted ``mockllm/model`` that records its prompts. It takes
+the place of inspect_ai's public ``get_model`` wherever an imported module
+holds that function (found by identity). In the eval's packages, and in the
+module that ``model_graded_qa`` and ``model_graded_fact`` come from (asked of
+those functions, so that no private module is named), every model asked for
+is the judge, so a judge named outright (``get_model("openai/gpt-4o")``) is the
+mock too; everywhere else a model asked for by role is the judge (a shared
+helper's ``get_model(role="grader")``), and any other request is inspect_ai's
+own. The target's tests patch ``get_model`` the same way. Nothing reaches the
+network.
+
+Why by replacing ``get_model``: inspect_ai binds model roles only inside
+``eval()`` and ``score()``, with a model per role name it is given, so no
+public call binds every role a scorer may name around one scorer call. Its
+fallback for an unbound role (the active model, then ``$INSPECT_EVAL_MODEL``)
+is never reached by a role with a ``default=`` or ``required=True``, and would
+also answer a bare ``get_model()``; a ``ModelAPI`` of our own would still need
+one of those to be chosen. A module first imported while the judge records
+gets the stand-in from the module it imports ``get_model`` from, and the
+stand-ins give inspect_ai's own model again once no judge records, so a copy
+kept anywhere is harmless.
 """
 
 import ast
@@ -21,12 +38,12 @@ import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from copy import copy
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from inspect_ai._util.registry import is_registry_object, registry_info
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageUser,
@@ -37,10 +54,17 @@ from inspect_ai.model import (
     ModelUsage,
     get_model,
 )
-from inspect_ai.model._model import _model_roles
-from inspect_ai.scorer import SampleScore, Score, Scorer, Target
+from inspect_ai.scorer import (
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    model_graded_fact,
+    model_graded_qa,
+)
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.util import registry_info
 
 PROMPT = "What is the capital of France?"
 TARGET = "Paris"
@@ -74,16 +98,40 @@ class RecordingJudge:
         output.usage = ModelUsage(input_tokens=10, output_tokens=2, total_tokens=12)
         return output
 
+    def for_role(self, config: GenerateConfig | None = None) -> Model:
+        """The judge as ``get_model(role=..., config=config)`` gives a bound role."""
+        if config is None or not config.model_dump(exclude_none=True):
+            return self.model
+        configured = copy(self.model)
+        configured.config = config.merge(self.model.config)
+        return configured
 
-class _EveryRole(dict[str, Model | list[Model]]):
-    """Model roles that give the judge for any role a scorer asks for."""
 
-    def __init__(self, judge: Model) -> None:
-        super().__init__()
-        self.judge = judge
+_RECORDING: list[RecordingJudge] = []
+"""The judges recording now, innermost last: the stand-ins answer with it."""
 
-    def get(self, key: str, default: Any = None) -> Model:  # type: ignore[override]
-        return self.judge
+
+def _judge_outright(*args: Any, **kwargs: Any) -> Model:
+    """``get_model`` in the eval's modules: the judge, whatever is asked for."""
+    if not _RECORDING:
+        return get_model(*args, **kwargs)
+    return _RECORDING[-1].model
+
+
+def _judge_for_role(
+    model: str | Model | None = None,
+    *,
+    role: str | None = None,
+    config: GenerateConfig | None = None,
+    **kwargs: Any,
+) -> Model:
+    """``get_model`` elsewhere: the judge for any role, inspect_ai's model else."""
+    if not _RECORDING or role is None or isinstance(model, Model):
+        return get_model(model, role=role, config=config, **kwargs)
+    return _RECORDING[-1].for_role(config)
+
+
+_STAND_INS = (_judge_outright, _judge_for_role)
 
 
 @contextmanager
@@ -92,38 +140,64 @@ def recording_judge(
 ) -> Iterator[RecordingJudge]:
     """Make every judge the scorers of `packages` use a recording mock.
 
-    Any model role resolves to the judge, and ``get_model`` is replaced in every
-    imported module of `packages` (and in inspect_ai's model-graded scorers),
-    so a judge named outright (``get_model("openai/gpt-4o")``) is the mock too.
-    Import the scorer's modules before entering.
+    In every imported module of `packages` and of inspect_ai's model-graded
+    scorers, ``get_model`` gives the judge whatever is asked for, so a judge
+    named outright (``get_model("openai/gpt-4o")``) is the mock too; in every
+    other module that holds ``get_model``, a model role resolves to the judge.
+    Import the scorer's modules before entering. Everything is put back on
+    leaving; recorders nest, the innermost recording.
 
     Args:
-        *packages: Dotted package names whose modules' ``get_model`` is replaced,
-            e.g. ``"inspect_evals.xstest"``.
+        *packages: Dotted package names whose modules' ``get_model`` gives the
+            judge outright, e.g. ``"inspect_evals.xstest"``.
         reply: What the judge answers.
     """
     judge = RecordingJudge(reply)
-
-    def judge_model(*args: Any, **kwargs: Any) -> Model:
-        return judge.model
-
-    prefixes = (*packages, "inspect_ai.scorer._model")
-    patched = [
-        module
-        for name, module in list(sys.modules.items())
-        if module is not None
-        and name.startswith(prefixes)
-        and getattr(module, "get_model", None) is get_model
-    ]
-    token = _model_roles.set(_EveryRole(judge.model))
-    for module in patched:
-        module.get_model = judge_model  # type: ignore[attr-defined]
+    outright = (*packages, model_graded_qa.__module__, model_graded_fact.__module__)
+    replaced = _stand_in(outright)
+    _RECORDING.append(judge)
     try:
         yield judge
     finally:
-        for module in patched:
-            module.get_model = get_model  # type: ignore[attr-defined]
-        _model_roles.reset(token)
+        _RECORDING.remove(judge)
+        for module, previous in reversed(replaced):
+            vars(module)["get_model"] = previous
+        if not _RECORDING:
+            _put_back_everywhere()
+
+
+def _stand_in(outright: tuple[str, ...]) -> list[tuple[Any, Any]]:
+    """A stand-in in every module that holds ``get_model``; each module and its own.
+
+    The judge outright in the modules whose name starts with `outright`, the
+    judge for a role elsewhere.
+    """
+    replaced: list[tuple[Any, Any]] = []
+    for name, module in list(sys.modules.items()):
+        held = _held(module)
+        # this module's own stays inspect_ai's: the stand-ins call it
+        if name != __name__ and (held is get_model or _is_stand_in(held)):
+            replaced.append((module, held))
+            judged = name.startswith(outright)
+            vars(module)["get_model"] = _judge_outright if judged else _judge_for_role
+    return replaced
+
+
+def _held(module: Any) -> Any:
+    """The ``get_model`` a module holds as its own (a lazy export is not asked)."""
+    namespace = getattr(module, "__dict__", None)
+    return namespace.get("get_model") if isinstance(namespace, dict) else None
+
+
+def _put_back_everywhere() -> None:
+    """inspect_ai's ``get_model`` in the modules imported while a judge recorded."""
+    for module in list(sys.modules.values()):
+        if _is_stand_in(_held(module)):
+            vars(module)["get_model"] = get_model
+
+
+def _is_stand_in(held: Any) -> bool:
+    return any(held is stand_in for stand_in in _STAND_INS)
 
 
 def task_state(
@@ -406,9 +480,16 @@ def build_scorer(
         site = _call_site(package or ".".join(module_name.split(".")[:2]), name)
     built = site.evaluate()
     scorers = built if isinstance(built, list) else [built]
-    if not all(is_registry_object(s, type="scorer") for s in scorers):
+    if not all(_is_scorer(s) for s in scorers):
         raise ValueError(f"{site.text} does not give scorers")
     return built
+
+
+def _is_scorer(value: Any) -> bool:
+    try:
+        return registry_info(value).type == "scorer"
+    except ValueError:  # not a registry object
+        return False
 
 
 @dataclass(frozen=True)

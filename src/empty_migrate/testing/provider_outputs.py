@@ -13,7 +13,8 @@ Builders use the real inspect-ai classes and call the adapter's own helpers
 wherever they run without a provider SDK or network: ``collect_stop_details``,
 ``as_stop_reason``, ``ModelOutput.from_content``, ``parse_tool_call``,
 ``parse_content_with_reasoning``, ``malformed_function_apology``, Bedrock's
-``model_output_from_response``, ``AgentState`` and ``TaskState``. Helpers that need
+``model_output_from_response``, ``AgentState`` and ``TaskState`` (the private
+ones come through ``empty_migrate.testing.inspect_internals``). Helpers that need
 the OpenAI, Anthropic, Google, Mistral or xAI SDK (none is a dependency of this
 project) are mirrored by hand in the ``_openai_*``, ``_responses_*``,
 ``_anthropic_*``, ``_google_*``, ``_mistral_*`` and ``_grok_*`` functions, which
@@ -28,7 +29,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai._util.constants import NO_CONTENT
 from inspect_ai.agent import AgentState
 from inspect_ai.model import (
     ChatCompletionChoice,
@@ -44,20 +44,20 @@ from inspect_ai.model import (
     StopDetails,
     StopReason,
 )
-from inspect_ai.model._call_tools import parse_tool_call
-from inspect_ai.model._model_output import as_stop_reason, collect_stop_details
-from inspect_ai.model._providers._gemini_function_calling import (
-    malformed_function_apology,
-)
-from inspect_ai.model._providers.bedrock import (
-    ConverseResponse,
-    model_output_from_response,
-)
-from inspect_ai.model._reasoning import parse_content_with_reasoning
 from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolCall
 
 from empty_migrate.runtime.policy import Outcome
+from empty_migrate.testing.inspect_internals import (
+    NO_CONTENT,
+    ConverseResponse,
+    as_stop_reason,
+    collect_stop_details,
+    malformed_function_apology,
+    model_output_from_response,
+    parse_content_with_reasoning,
+    parse_tool_call,
+)
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -40,6 +40,7 @@ from empty_migrate.source.scan import PACKAGE_ROOT
 from empty_migrate.source.syntax import (
     Definition,
     Function,
+    end_of,
     imported_locals,
     scope_bindings,
 )
@@ -165,13 +166,14 @@ class _Rewrite:
         """
         text = chunks.texts[index]
         done: list[tuple[int, int, str]] = []
-        for call in sorted(calls, key=lambda c: _end(c.node)):
+        for call in sorted(calls, key=lambda c: end_of(c.node)):
             start, end = chunks.span(index, call.node)
             inner = [edit for edit in done if start <= edit[0] and edit[1] <= end]
             source = text[start:end]
             for a, b, new in sorted(inner, reverse=True):
                 source = source[: a - start] + new + source[b - start :]
-            new = chunks.code(self.routed(cst.parse_expression(source), call))
+            parsed = cst.ensure_type(cst.parse_expression(source), cst.Call)
+            new = chunks.code(self.routed(parsed, call))
             done = [edit for edit in done if edit not in inner] + [(start, end, new)]
         return done
 
@@ -208,10 +210,6 @@ class _Rewrite:
                 "call but is registered with rewrite: false"
             )
         return construct
-
-
-def _end(node: ast.expr) -> tuple[int, int]:
-    return node.end_lineno, node.end_col_offset
 
 
 def _arguments(

@@ -18,6 +18,7 @@ replaces the old (`Chunks.splice`), so the rest of the file keeps its bytes.
 
 import ast
 import re
+from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
@@ -91,7 +92,7 @@ _LEAD = {
 
 
 def _functions(
-    chunks: Chunks, index: int, jobs: dict[str, tuple[str, Resolved]]
+    chunks: Chunks, index: int, jobs: Mapping[str, tuple[str, Resolved]]
 ) -> list[Function]:
     """The job functions a chunk defines, outside any other function."""
     return [
@@ -102,7 +103,7 @@ def _functions(
     ]
 
 
-def _scorer_sites(function: Function, kind: str) -> list[Site]:
+def _scorer_sites(function: Function, kind: str) -> Sequence[Site]:
     """The returns of a factory, or the ``scorer=`` keywords of a task's Task calls.
 
     Raises:
@@ -183,10 +184,12 @@ class _Wrap:
 
     def edit(
         self, chunks: Chunks, index: int, site: Site, settings: Resolved
-    ) -> tuple[ast.AST, str] | None:
+    ) -> tuple[Site, str] | None:
         """The new text of a site, or None if it is already routed."""
         source = chunks.source(index, site)
         lead = _LEAD[type(site)].match(source)
+        if lead is None:  # a site's text always starts with what `_LEAD` matches
+            raise ValueError(f"no {type(site).__name__} lead in {source!r}")
         expression = cst.parse_expression(source[lead.end() :])
         if isinstance(site, ast.Return):
             new = self.wrapped(expression, settings)

@@ -1,4 +1,4 @@
-"""emit_policy_tests: the fixtures module is the probe and the fixture library's outputs.
+"""emit_policy_tests: the fixtures module: the probe and the fixture library's outputs.
 
 The emitted tests themselves run against the real target (`pytest -m corpus`,
 tests/corpus/test_emitted_policy_tests.py); here, what they are made of.

@@ -134,9 +134,9 @@ def _route_text(row: Row | None) -> str:
 def _detail(row: Row | None) -> dict[str, object] | None:
     if row is None:
         return None
-    keys = ("eval", "task", "scorer", "fixture", "outcome", "route", "policy_route")
-    keys += ("value", "reason", "judge_calls", "raised", "raised_message")
-    keys += ("empty_outcome", "explanation", "faults")
+    keys: tuple[str, ...] = ("eval", "task", "scorer", "fixture", "outcome", "route")
+    keys += ("policy_route", "value", "reason", "judge_calls", "raised")
+    keys += ("raised_message", "empty_outcome", "explanation", "faults")
     return {key: getattr(row, key) for key in keys}
 
 

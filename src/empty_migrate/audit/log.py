@@ -469,7 +469,7 @@ def metric_changes(
 
 
 def _why_not(
-    scorer: str, metric: str, not_recomputed: dict[str, str], needs_code: dict
+    scorer: str, metric: str, not_recomputed: dict[str, str], needs_code: dict[str, str]
 ) -> str | None:
     if scorer in needs_code:
         return f"a verdict needs the eval's code: {needs_code[scorer]}"
@@ -622,7 +622,7 @@ def _aligned(table: Sequence[tuple[str, ...]]) -> list[str]:
 
 def audit_json(audit: LogAudit) -> dict[str, Any]:
     """The audit as JSON-ready data: NaN (unscored) becomes None."""
-    return _plain(
+    data: dict[str, Any] = _plain(
         {
             "log": audit.log,
             "eval": audit.eval,
@@ -636,6 +636,7 @@ def audit_json(audit: LogAudit) -> dict[str, Any]:
             "non_answers": [asdict(s) for s in audit.shares],
         }
     )
+    return data
 
 
 def _row_json(row: Rerouted) -> dict[str, Any]:

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from empty_migrate.entries.output_locations import seen_as
-from empty_migrate.entries.schema import EvalEntry, Resolved, ScorerEntry, resolve
+from empty_migrate.entries.schema import Resolved, ScorerEntry, resolve
 from empty_migrate.registry.loader import Registry
 from empty_migrate.runtime.policy import Outcome, Route, route_for
-from empty_migrate.source.scan import Finding, scan_eval
+from empty_migrate.source.findings import Finding
+from empty_migrate.source.scan import scan_eval
 
 ROUTES = {
     "refusal": "counts as refusal",
@@ -98,12 +99,8 @@ def plan(registry: Registry, evals: Iterable[str]) -> list[Planned]:
         for name in evals
         for entry in [registry.get(name)]
         for scorer in entry.scorers
-        for task in _tasks_of(entry, scorer)
+        for task in entry.tasks_of(scorer)
     ]
-
-
-def _tasks_of(entry: EvalEntry, scorer: ScorerEntry) -> list[str | None]:
-    return list(scorer.tasks or entry.tasks or [None])
 
 
 @dataclass
@@ -277,7 +274,7 @@ def _same_value(value: Any, verdict: Any) -> bool:
         return all(_same_value(value.get(k), v) for k, v in verdict.items())
     if isinstance(verdict, int | float) and not isinstance(verdict, bool):
         return as_float(value) == float(verdict)
-    return value == verdict
+    return bool(value == verdict)
 
 
 def as_float(value: Any) -> float | None:

@@ -101,7 +101,7 @@ def run_worker(
                 for i, share in enumerate(shares)
                 if share
             ]
-            shares = [_finish(run, results) for run in running]
+            shares = [_finish(run, results, python) for run in running]
         return results
 
 
@@ -138,6 +138,7 @@ def _start(
 def _finish(
     run: tuple[subprocess.Popen[bytes], list[dict[str, Any]], Path],
     results: dict[str, dict[str, Any]],
+    python: Path,
 ) -> list[dict[str, Any]]:
     """Collect one worker's lines; the jobs left to rerun if it died part-way."""
     process, jobs, out = run
@@ -155,9 +156,7 @@ def _finish(
         return []
     if len(left) == len(jobs) and "No module named" in last:
         # the worker's own imports failed: the environment is wrong, not a scorer
-        raise AuditError(
-            f"the audit worker cannot start with {process.args[0]}: {last}"
-        )
+        raise AuditError(f"the audit worker cannot start with {python}: {last}")
     results[left[0]["key"]] = {"not_run": f"the worker died (exit {code}): {last}"}
     return left[1:]
 

@@ -4,7 +4,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from empty_migrate.cli.common import UsageError, check_or_report, note, selected_evals
 from empty_migrate.cli.exit_codes import ExitCode
@@ -12,8 +12,12 @@ from empty_migrate.registry.loader import EVALS_DIR, Registry
 from empty_migrate.target.corpus import CorpusError, resolve_target
 from empty_migrate.target.files import write_files
 
+if TYPE_CHECKING:  # imported when used: running an audit needs inspect_ai
+    from empty_migrate.audit.matrix import Audit
+    from empty_migrate.cli.common import Commands
 
-def add_audit_command(commands: Any) -> None:
+
+def add_audit_command(commands: "Commands") -> None:
     """Register ``audit`` on the top-level parser."""
     audit = commands.add_parser(
         "audit",
@@ -62,6 +66,8 @@ def run_audit_command(args: argparse.Namespace) -> int:
     try:
         if args.log:
             return _audit_log(args)
+        before: Audit | None
+        after: Audit | None
         if args.compare:
             before, after = (_read_audit(Path(p)) for p in args.compare)
         else:
@@ -101,7 +107,7 @@ def _audit_log(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _read_audit(path: Path) -> Any:
+def _read_audit(path: Path) -> "Audit":
     from empty_migrate.audit.matrix import Audit
 
     try:
@@ -110,7 +116,7 @@ def _read_audit(path: Path) -> Any:
         raise UsageError(f"{path}: {error}") from None
 
 
-def _run(args: argparse.Namespace) -> tuple[Any, Any]:
+def _run(args: argparse.Namespace) -> tuple["Audit | None", "Audit | None"]:
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
     if args.audit_all and args.audit_evals:
@@ -141,7 +147,7 @@ def _tree(spec: str | None) -> Path:
     return target.path
 
 
-def _render(after: Any, before: Any, fmt: str) -> str:
+def _render(after: "Audit", before: "Audit | None", fmt: str) -> str:
     from empty_migrate.audit import report as audit_report
 
     if fmt == "html":

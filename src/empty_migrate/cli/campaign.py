@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from empty_migrate.cli.common import note, progress_bar
 from empty_migrate.cli.exit_codes import ExitCode
@@ -17,13 +17,14 @@ DELIVERED = ("created", "replaced", "unchanged")
 """What a campaign did to a branch that holds this run's migration."""
 
 if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
+    from empty_migrate.cli.common import Commands
     from empty_migrate.codemods.kit.declaration import Declaration
     from empty_migrate.delivery.campaign import Delivery, Outcome
     from empty_migrate.delivery.git import GitRepo
     from empty_migrate.registry.loader import Registry
 
 
-def add_branch_arguments(group: Any) -> list[argparse.Action]:
+def add_branch_arguments(group: argparse._ArgumentGroup) -> list[argparse.Action]:
     """Add the branch-per-eval options to the migration group; returns them."""
     return [
         group.add_argument(
@@ -79,7 +80,7 @@ BRANCH_ONLY = (
 """Options that mean something only with --branch-per-eval."""
 
 
-def add_campaign_command(commands: Any) -> None:
+def add_campaign_command(commands: "Commands") -> None:
     """Register ``campaign status`` on the top-level parser."""
     campaign = commands.add_parser(
         "campaign", help="the branches a --branch-per-eval run made"

@@ -1,5 +1,6 @@
 """What every command shares: notes, the registry, eval selection, progress."""
 
+import argparse
 import contextlib
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -10,6 +11,10 @@ from empty_migrate.registry.loader import Registry, RegistryError, unknown_name_
 
 if TYPE_CHECKING:
     from empty_migrate.pipeline.migrate import Progress
+
+    # subscripted only for the checker: argparse's class is not generic at run time
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+    """The top-level parser's subcommands, where each command registers itself."""
 
 
 class UsageError(Exception):

@@ -6,7 +6,7 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from empty_migrate import codemods
 from empty_migrate.cli.campaign import (
@@ -34,6 +34,9 @@ from empty_migrate.pipeline.migrate import (
 from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.registry.loader import EVALS_DIR, Registry
 from empty_migrate.target.corpus import CorpusError, Target, resolve_target
+
+if TYPE_CHECKING:  # imported when used: only a color terminal needs rich
+    from rich.console import Console
 
 _STYLES = {"+": "green", "-": "red", "@": "cyan", "#": "dim", "h": "bold"}
 _HEADERS = ("diff ", "---", "+++", "new file")
@@ -239,7 +242,9 @@ def _final_diffs(
     run: RunResult,
 ) -> tuple[list[tuple[FileResult, str]], list[tuple[FileResult, str]]]:
     final = run.changed_files()
-    own, shared, seen = [], [], set()
+    own: list[tuple[FileResult, str]] = []
+    shared: list[tuple[FileResult, str]] = []
+    seen: set[str] = set()
     for result in run.evals:
         for file in result.files:
             if file.status != "rewritten" or file.path in seen:
@@ -276,7 +281,7 @@ def _write_diff(text: str, stream: TextIO) -> None:
         console.print(line, style=_STYLES.get(key), markup=False, highlight=False)
 
 
-def _color_console(stream: TextIO) -> Any:
+def _color_console(stream: TextIO) -> "Console | None":
     if not stream.isatty():
         return None
     from rich.console import Console  # only a terminal needs rich (slow to import)

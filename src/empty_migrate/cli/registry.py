@@ -3,19 +3,24 @@
 import argparse
 import json
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from empty_migrate.cli.common import check_or_report, note
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.entries.schema import EvalEntry, resolve
-from empty_migrate.registry.drift import drift, recorded, unresolved_references
+from empty_migrate.entries.schema import EvalEntry, ScorerEntry, resolve
+from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_references
 from empty_migrate.registry.loader import EVALS_DIR, Registry, unknown_name_message
-from empty_migrate.source.scan import eval_package_names, scan_eval, scan_repo
-from empty_migrate.target.corpus import CorpusError, resolve_target
+from empty_migrate.source.flow import FlowCheck
+from empty_migrate.source.scan import EvalScan, eval_package_names, scan_eval, scan_repo
+from empty_migrate.target.corpus import CorpusError, Target, resolve_target
+
+if TYPE_CHECKING:
+    from empty_migrate.cli.common import Commands
 
 
-def add_registry_commands(commands: Any) -> None:
+def add_registry_commands(commands: "Commands") -> None:
     """Register ``registry list|show|validate|scan`` on the top-level parser."""
     registry = commands.add_parser("registry", help="the registry of evals")
     actions = registry.add_subparsers(dest="action", required=True)
@@ -131,18 +136,20 @@ def _show(registry: Registry, args: argparse.Namespace) -> int:
 
 def _resolved_table(entry: EvalEntry) -> list[dict[str, Any]]:
     rows = []
-    for task in entry.tasks or {"(eval)": None}:
+    for task in list(entry.tasks) or ["(eval)"]:
         scorers = [s for s in entry.scorers if not s.tasks or task in s.tasks]
-        for scorer in scorers or [None]:
+        chosen: Sequence[ScorerEntry | None] = scorers or [None]
+        for scorer in chosen:
             settings = resolve(entry, task, scorer)
-            row = {"task": task, "scorer": scorer.name if scorer else "-"}
+            row: dict[str, Any] = {"task": task}
+            row["scorer"] = scorer.name if scorer else "-"
             row |= settings.model_dump(mode="json", exclude={"overrides"})
             row["overrides"] = [f"{o.outcome}->{o.route}" for o in settings.overrides]
             rows.append(row)
     return rows
 
 
-def _target(args: argparse.Namespace) -> Any:
+def _target(args: argparse.Namespace) -> Target:
     target = resolve_target(args.repo)
     if target.notice:
         note(target.notice)
@@ -190,7 +197,7 @@ def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
 
 
 def _print_scan(
-    registry: Registry, scans: dict[str, Any], found: list[Any], spec: str
+    registry: Registry, scans: dict[str, EvalScan], found: list[Drift], spec: str
 ) -> None:
     totals = {
         "evals": len(scans),
@@ -212,7 +219,7 @@ def _print_scan(
     print(f"{len(found)} drift(s)" if found else "no drift: the registry matches")
 
 
-def _flow_lines(registry: Registry, name: str, scan: Any) -> list[str]:
+def _flow_lines(registry: Registry, name: str, scan: EvalScan) -> list[str]:
     """What following the model's output found in one eval, one line each."""
     lines = []
     for check in scan.helpers:
@@ -222,12 +229,12 @@ def _flow_lines(registry: Registry, name: str, scan: Any) -> list[str]:
     return lines + [f"not followed: {place}" for place in scan.unfollowed]
 
 
-def _is_recorded(registry: Registry, name: str, check: Any) -> bool:
+def _is_recorded(registry: Registry, name: str, check: FlowCheck) -> bool:
     entry = registry.evals.get(name)
     return bool(entry and recorded(entry, check))
 
 
-def _helper_json(registry: Registry, name: str, check: Any) -> dict[str, Any]:
+def _helper_json(registry: Registry, name: str, check: FlowCheck) -> dict[str, object]:
     return {
         "file": check.file,
         "line": check.line,
@@ -240,9 +247,9 @@ def _helper_json(registry: Registry, name: str, check: Any) -> dict[str, Any]:
 
 
 def _scan_json(
-    registry: Registry, scans: dict[str, Any], found: list[Any]
-) -> dict[str, Any]:
-    def findings(items: Any) -> list[str]:
+    registry: Registry, scans: dict[str, EvalScan], found: list[Drift]
+) -> dict[str, object]:
+    def findings(items: Iterable[object]) -> list[str]:
         return [str(item) for item in items]
 
     return {

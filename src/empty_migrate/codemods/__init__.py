@@ -124,8 +124,11 @@ def eval_target(
 ) -> "EvalTarget":
     """One eval to migrate, its entry's codemods and `changed_by` as declarations."""
     from empty_migrate.codemods.kit.base import EvalTarget
+    from empty_migrate.source.workspace import Workspace
 
     listed = declared(entry.codemods) if isinstance(entry.codemods, list) else ()
+    if workspace is None:
+        workspace = Workspace(repo)
     return EvalTarget(
         name, entry, scan, repo, today, listed, declared(changed_by), workspace
     )

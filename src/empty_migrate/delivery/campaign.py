@@ -244,7 +244,12 @@ def _deliver_one(
         why = OWNERSHIP[owner]
         return Outcome(branch.name, "not ours", tip, f"{why}; left untouched")
     tree = git.tree_with(base_commit, branch.files)
-    if ours and git.tree_of(tip) == tree and git.parents(tip) == [base_commit]:
+    if (
+        ours
+        and tip is not None  # always, when ours: said for the type checker
+        and git.tree_of(tip) == tree
+        and git.parents(tip) == [base_commit]
+    ):
         pr = _write_pr(pr_dir, branch, delivery.pr_text)
         _record(state, branch, tip, base_commit, pr)
         return Outcome(branch.name, "unchanged", tip, pr=pr)

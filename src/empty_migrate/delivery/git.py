@@ -14,7 +14,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from io import BytesIO
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where used: GitPython is slow to import
+    from git import IndexFile
+    from git.index.typ import IndexEntry
+    from git.objects import Tree
+    from git.types import PathLike
 
 ZERO = "0" * 40
 _CONVENTIONAL = re.compile(r"^[a-z]+(\([^)]*\))?!?: ")
@@ -41,7 +47,9 @@ class GitRepo:
         if self.repo.bare:
             raise GitError(f"{path} is a bare repository: pass a checkout")
         self.root = Path(self.repo.working_tree_dir or path)
-        self._base_indexes: dict[str, tuple[Any, dict[Any, Any]]] = {}
+        self._base_indexes: dict[
+            str, tuple[IndexFile, dict[tuple[PathLike, int], IndexEntry]]
+        ] = {}
         """Base commit -> its index, built once, and the index's entries."""
 
     @property
@@ -86,7 +94,8 @@ class GitRepo:
 
     def subjects(self, revision: str, count: int = 50) -> list[str]:
         """The subjects of the last `count` commits up to `revision`."""
-        text = self.repo.git.log(f"-{count}", "--format=%s", revision)
+        # git commands are looked up by name: untyped
+        text: str = self.repo.git.log(f"-{count}", "--format=%s", revision)
         return text.splitlines()
 
     def identity_problem(self) -> str | None:
@@ -143,7 +152,8 @@ class GitRepo:
 
     def tree_of(self, commit: str) -> str:
         """The tree a commit holds."""
-        return self.repo.commit(commit).tree.hexsha
+        tree: Tree = self.repo.commit(commit).tree  # read lazily: untyped
+        return tree.hexsha
 
     def parents(self, commit: str) -> list[str]:
         """The commits a commit was made on."""

@@ -8,15 +8,19 @@ which outcome classes still reach the router through a location, so the tests
 and the changelog the migration writes claim only what the eval can see.
 """
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from empty_migrate.entries.schema import output_locator
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.testing.outcome_data import seen_at
 
+if TYPE_CHECKING:  # imported where used: inspect_ai is slow to import
+    from inspect_ai.model import ModelOutput
 
-def locator(output: str) -> Callable[[Any], Any]:
+    from empty_migrate.runtime.router import OutputLocator
+
+
+def locator(output: str) -> "OutputLocator":
     """The router's `OutputLocator` for a registry ``output`` location."""
     # imported here: inspect_ai is slow to import, and the codemods that ask
     # only `observable` of ``state.output`` evals never need it
@@ -25,8 +29,10 @@ def locator(output: str) -> Callable[[Any], Any]:
     if (found := output_locator(output)) is None:
         return router.state_output
     function, keys = found
+    # the locator, or for a keyed location its factory, looked up by name
     named = getattr(router, function)
-    return named if keys is None else named(*keys)
+    located: OutputLocator = named if keys is None else named(*keys)
+    return located
 
 
 def observable(outcome: Outcome, output: str) -> bool:
@@ -56,7 +62,7 @@ def _seen_through(outcome: Outcome, output: str) -> Outcome:
     return Outcome(seen_at(str(outcome), output))
 
 
-def seen_through(model_output: Any, output: str) -> Outcome:
+def seen_through(model_output: "ModelOutput", output: str) -> Outcome:
     """The outcome the router sees when `model_output` is kept at location `output`.
 
     The output is placed where the eval keeps it (`probe.place_output`) and what

@@ -270,6 +270,15 @@ class EvalEntry(Settings):
                 )
         return self
 
+    def tasks_of(self, scorer: ScorerEntry) -> list[str | None]:
+        """The tasks that use a scorer: its own, else the eval's.
+
+        ``[None]`` for an eval that names no task: `resolve` then reads the
+        eval's and the scorer's settings alone.
+        """
+        tasks: list[str | None] = list(scorer.tasks or self.tasks)
+        return tasks or [None]
+
     def unrouted_tasks(self) -> dict[str, str]:
         """Tasks of a migrated eval that read the model's output but no wrap covers.
 

@@ -41,6 +41,8 @@ import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from empty_migrate.source.syntax import Positioned, has_position
+
 __all__ = ["CommentReview", "ReviewNote", "follow"]
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -100,8 +102,8 @@ class _Module:
     comments: list[_Comment]
     tree: ast.Module
     lines: list[str]
-    _starts: dict[tuple[int, int], ast.AST] = field(default_factory=dict)
-    _one_line: dict[int, ast.AST] = field(default_factory=dict)
+    _starts: dict[tuple[int, int], Positioned] = field(default_factory=dict)
+    _one_line: dict[int, Positioned] = field(default_factory=dict)
     _statements: list[ast.stmt] = field(default_factory=list)
 
     @classmethod
@@ -122,7 +124,7 @@ class _Module:
         if self._statements:
             return
         for node in ast.walk(self.tree):  # breadth first: outer nodes first
-            if not hasattr(node, "lineno") or node is self.tree:
+            if not has_position(node):  # the module itself has none
                 continue
             line = node.lineno
             if isinstance(node, _HEADERS) and node.decorator_list:
@@ -133,7 +135,7 @@ class _Module:
             if isinstance(node, ast.stmt):
                 self._statements.append(node)
 
-    def subject(self, comment: _Comment) -> ast.AST | None:
+    def subject(self, comment: _Comment) -> Positioned | None:
         """The code `comment` is attached to, if any."""
         self._index()
         if not comment.own_line:
@@ -174,7 +176,7 @@ def _comments(text: str) -> tuple[_Comment, ...] | None:
     )
 
 
-def _code(node: ast.AST, lines: list[str]) -> str:
+def _code(node: Positioned, lines: list[str]) -> str:
     """What the code under a comment does, as `ast` sees it.
 
     A block (``if``, ``for``, ``with``, ``try``...) is compared whole; a
@@ -187,25 +189,23 @@ def _code(node: ast.AST, lines: list[str]) -> str:
         if not isinstance(node, _HEADERS):
             return ast.dump(node)
         node = copy.copy(node)
-        node.body = []  # type: ignore[attr-defined]
+        node.body = []
     return ast.dump(_Outline(node, lines).visit(copy.deepcopy(node)))
 
 
 class _Outline(ast.NodeTransformer):
     """Replaces each part of a node that starts a later line by a placeholder."""
 
-    def __init__(self, root: ast.AST, lines: list[str]) -> None:
+    def __init__(self, root: Positioned, lines: list[str]) -> None:
         self.first = min(
-            [root.lineno]  # type: ignore[attr-defined]
-            + [d.lineno for d in getattr(root, "decorator_list", [])]
+            [root.lineno] + [d.lineno for d in getattr(root, "decorator_list", [])]
         )
         self.lines = lines
 
     def visit(self, node: ast.AST) -> ast.AST:
-        line = getattr(node, "lineno", None)
-        if line is not None and line > self.first:
-            start = node.col_offset  # type: ignore[attr-defined]  # in UTF-8 bytes
-            before = self.lines[line - 1].encode("utf-8")[:start]
+        if has_position(node) and node.lineno > self.first:
+            start = node.col_offset  # in UTF-8 bytes
+            before = self.lines[node.lineno - 1].encode("utf-8")[:start]
             if not before.strip():
                 return ast.Constant("...")
         return self.generic_visit(node)

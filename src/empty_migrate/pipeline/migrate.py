@@ -67,7 +67,7 @@ class RunResult:
             changed = [n for n in group if by_name[n].status == "rewritten"]
             if changed:
                 files = RunResult([by_name[n] for n in changed]).changed_files()
-                units.append((min(map(position.get, changed)), changed, files))
+                units.append((min(position[n] for n in changed), changed, files))
         return [WriteUnit(tuple(names), files) for _, names, files in sorted(units)]
 
 

@@ -96,7 +96,7 @@ class EvalResult:
         statuses = {f.status for f in self.files}
         for status in ("failed", "skipped", "rewritten"):
             if status in statuses or (status == "skipped" and self.reason):
-                return status  # type: ignore[return-value]
+                return status
         return "unchanged"
 
 

@@ -12,10 +12,14 @@ import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from empty_migrate import codemods
-from empty_migrate.entries.schema import EvalEntry, VerdictExpression, resolve
+from empty_migrate.entries.schema import (
+    EvalEntry,
+    ScorerEntry,
+    VerdictExpression,
+    resolve,
+)
 from empty_migrate.registry.loader import Registry
 from empty_migrate.source.flow import FlowCheck
 from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan
@@ -77,10 +81,9 @@ def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str 
     return f"no definition of {name!r} in {file}"
 
 
-def _verdict_problem(entry: Any, scorer: Any, repo: Path) -> str | None:
+def _verdict_problem(entry: EvalEntry, scorer: ScorerEntry, repo: Path) -> str | None:
     """A verdict expression naming something its scorer's file does not define."""
-    tasks = scorer.tasks or list(entry.tasks) or [None]
-    settings = [resolve(entry, task, scorer) for task in tasks]
+    settings = [resolve(entry, task, scorer) for task in entry.tasks_of(scorer)]
     expressions = [
         verdict
         for resolved in settings

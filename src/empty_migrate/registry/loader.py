@@ -14,7 +14,7 @@ import yaml
 from pydantic import ValidationError
 
 from empty_migrate import codemods
-from empty_migrate.entries.schema import FILE_LINE, EvalEntry, resolve
+from empty_migrate.entries.schema import FILE_LINE, EvalEntry, ScorerEntry, resolve
 from empty_migrate.target.yaml_files import LOADER
 
 EVALS_DIR = Path(__file__).parent / "evals"
@@ -105,7 +105,7 @@ class Registry:
             raise RegistryError(problems)
 
 
-def unknown_name_message(kind: str, name: str, known: Any) -> str:
+def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     """``unknown eval 'xtest'; did you mean 'xstest'?``."""
     from difflib import get_close_matches
 
@@ -219,8 +219,10 @@ def check_entry(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
         )
 
 
-def _check_resolved(entry: EvalEntry, scorer: Any) -> Iterator[tuple[Path_, str]]:
-    for task in scorer.tasks or list(entry.tasks) or [None]:
+def _check_resolved(
+    entry: EvalEntry, scorer: ScorerEntry
+) -> Iterator[tuple[Path_, str]]:
+    for task in entry.tasks_of(scorer):
         settings = resolve(entry, task, scorer)
         where = f" (in task {task!r})" if task else ""
         if settings.polarity == "per_sample" and not settings.polarity_key:

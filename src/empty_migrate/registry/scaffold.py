@@ -5,6 +5,8 @@ the judge calls and empty checks are); a person fills in the rest from reading
 the code. Placeholders are ``TODO``, which validation rejects.
 """
 
+from collections.abc import Sequence
+
 from empty_migrate.source.scan import EvalScan
 
 
@@ -35,7 +37,7 @@ def scaffold(scan: EvalScan) -> str:
 
 
 def _found(scan: EvalScan) -> list[str]:
-    notes = [
+    notes: list[tuple[str, Sequence[object]]] = [
         ("builtin scorers", sorted(scan.builtin_scorers)),
         ("judge calls", scan.judge_calls),
         ("preset_score_on_no_response", scan.preset_calls),

@@ -129,7 +129,7 @@ configuration defect.
 def route_for(
     category: Category | str,
     outcome: Outcome | str,
-    overrides: Mapping[Outcome | str, Route | str] | None = None,
+    overrides: Mapping[Outcome, Route] | Mapping[str, str] | None = None,
     *,
     after_trajectory: bool = False,
 ) -> Route:

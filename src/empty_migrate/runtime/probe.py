@@ -42,7 +42,7 @@ from copy import copy
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from inspect_ai.model import (
     ChatMessage,
@@ -403,12 +403,12 @@ def assert_metrics_accept(scored: list[Scored], keys: Sequence[str]) -> None:
         assert one.score is not None
         assert one.state is not None
         for key in keys:
-            assert one.score.metadata[key] == one.state.metadata[key], key
+            assert (one.score.metadata or {}).get(key) == one.state.metadata[key], key
         sample = SampleScore(
             score=one.score, sample_id=1, sample_metadata=one.state.metadata
         )
-        for metric, key in _metrics(one.scorer):
-            metric([_projected(sample, key)] if key else [sample])
+        for metric, value_key in _metrics(one.scorer):
+            metric([_projected(sample, value_key)] if value_key else [sample])
 
 
 def _metrics(scorer: Scorer | None) -> list[tuple[Any, str | None]]:
@@ -425,7 +425,10 @@ def _metrics(scorer: Scorer | None) -> list[tuple[Any, str | None]]:
 
 def _projected(sample: SampleScore, key: str) -> SampleScore:
     """The sample with one key of its dict value, as Inspect gives a keyed metric."""
-    score = sample.score.model_copy(update={"value": sample.score.value[key]})  # type: ignore[index]
+    value = sample.score.value
+    if not isinstance(value, dict):
+        raise ValueError(f"a metric keyed by {key!r} reads a dict value, not {value!r}")
+    score = sample.score.model_copy(update={"value": value[key]})
     return sample.model_copy(update={"score": score})
 
 
@@ -476,13 +479,17 @@ def build_scorer(
     else:
         factory = getattr(module, name)
         if not _required_parameters(factory):
-            return factory()
+            return _scorers(factory(), f"{name}()")
         site = _call_site(package or ".".join(module_name.split(".")[:2]), name)
-    built = site.evaluate()
+    return _scorers(site.evaluate(), site.text)
+
+
+def _scorers(built: Any, text: str) -> Scorer | list[Scorer]:
+    """What `text` built, if it is a scorer or a list of them."""
     scorers = built if isinstance(built, list) else [built]
     if not all(_is_scorer(s) for s in scorers):
-        raise ValueError(f"{site.text} does not give scorers")
-    return built
+        raise ValueError(f"{text} does not give scorers")
+    return cast(Scorer | list[Scorer], built)
 
 
 def _is_scorer(value: Any) -> bool:
@@ -515,13 +522,15 @@ class _Site:
         """
         body = [*_needed_statements(self.function, self.expression)]
         body.append(ast.Return(self.expression))
+        # Python 3.12 added type parameters, which it requires of a built node
+        new: dict[str, Any] = {"type_params": []} if sys.version_info >= (3, 12) else {}
         probe = ast.FunctionDef(
             name="_probe_scorer",
             args=_keyword_only(self.function.args, _loaded(ast.Module(body, []))),
             body=body,
             decorator_list=[],
             returns=None,
-            type_params=[],
+            **new,
         )
         tree = ast.fix_missing_locations(ast.Module([probe], type_ignores=[]))
         namespace = dict(vars(self.module))
@@ -544,7 +553,8 @@ def _task_scorer_site(module: ModuleType, function: str) -> _Site:
 def _call_site(package_name: str, factory: str) -> _Site:
     """Where the eval calls `factory`: in a ``@task`` function first."""
     root = Path(next(iter(importlib.import_module(package_name).__path__)))
-    found: list[tuple[bool, str, str, ast.FunctionDef, ast.Call]] = []
+    found: list[tuple[bool, str, str, ast.FunctionDef | ast.AsyncFunctionDef, ast.Call]]
+    found = []
     for path in sorted(root.rglob("*.py")):
         source = path.read_text(encoding="utf-8")
         for node in _functions(ast.parse(source)):
@@ -554,8 +564,8 @@ def _call_site(package_name: str, factory: str) -> _Site:
                     found.append((not is_task, str(path), source, node, call))
     if not found:
         raise ValueError(f"{factory} needs arguments and no call of it was found")
-    _, path, source, node, call = min(found, key=lambda f: (f[0], f[1]))
-    relative = Path(path).relative_to(root)
+    _, where, source, node, call = min(found, key=lambda f: (f[0], f[1]))
+    relative = Path(where).relative_to(root)
     module_name = ".".join([package_name, *relative.with_suffix("").parts])
     module = importlib.import_module(module_name.removesuffix(".__init__"))
     return _Site(module, node, call, source)

@@ -281,7 +281,7 @@ def _is_error_as_content(choice: ChatCompletionChoice) -> bool:
     # *is* the error message, repeated as the refusal explanation: the platform
     # blocked the request, the model never answered it
     explanation = choice.stop_details.explanation if choice.stop_details else None
-    return bool(explanation) and explanation.strip() == choice.message.text.strip()
+    return bool(explanation and explanation.strip() == choice.message.text.strip())
 
 
 def _filter(
@@ -855,7 +855,7 @@ def _annotate(
     return annotated
 
 
-def _is_failing(value: Value) -> bool:
+def _is_failing(value: Value | None) -> bool:
     if isinstance(value, str):
         return value in (INCORRECT, NOANSWER)
     if isinstance(value, bool | int | float):

@@ -30,6 +30,7 @@ inspect_ai) are neither followed nor listed.
 
 import ast
 from collections import deque
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from empty_migrate.source.findings import Finding
@@ -41,7 +42,9 @@ from empty_migrate.source.package_index import (
     parameters,
 )
 from empty_migrate.source.syntax import (
+    Definition,
     Function,
+    QualifiedPath,
     decorator_kinds,
     last_name,
     scope_bindings,
@@ -121,19 +124,23 @@ Visit = tuple[FunctionRef, Taint, tuple[str, ...]]
 
 def _entries(index: PackageIndex) -> list[Visit]:
     """Every ``@scorer`` function, and every function nested in it taking a state."""
-    found = []
+    found: list[Visit] = []
     for file in index.files():
         if "scorer" not in index.workspace.read(f"src/inspect_evals/{file}"):
             continue
         module = index.module(file)
-        for path, node in module.definitions.items() if module else []:
+        if module is None:
+            continue
+        for path, node in module.definitions.items():
             scorer = _scorer_of(module.definitions, path)
             if scorer is not None and isinstance(node, Function):
                 found.append((FunctionRef(file, path), _seeds(node), (scorer,)))
     return found
 
 
-def _scorer_of(definitions: dict, path: tuple[str, ...]) -> str | None:
+def _scorer_of(
+    definitions: Mapping[QualifiedPath, Definition], path: QualifiedPath
+) -> str | None:
     """The name of the ``@scorer`` function `path` is or is nested in."""
     for depth in range(1, len(path) + 1):
         node = definitions.get(path[:depth])
@@ -162,7 +169,7 @@ class _Facts:
 
     checks: list[tuple[ast.expr, str]] = field(default_factory=list)
     calls: list[tuple[FunctionRef, Taint, str]] = field(default_factory=list)
-    unfollowed: list[tuple[ast.AST, str]] = field(default_factory=list)
+    unfollowed: list[tuple[ast.stmt | ast.expr, str]] = field(default_factory=list)
     returns: Kind = None
 
 
@@ -192,7 +199,10 @@ class _Analyzer:
 
     def run(self, entries: list[Visit]) -> FlowReport:
         """Follow the output from the entries; the first route to a place wins."""
-        report, seen, places = FlowReport(), set(), set()
+        report = FlowReport()
+        seen: set[tuple[FunctionRef, Taint]] = set()
+        # where a check was reported (file, line, column), and each place listed
+        places: set[tuple[str, int, int] | Finding] = set()
         queue = deque(entries)
         while queue:
             ref, taint, route = queue.popleft()
@@ -238,7 +248,8 @@ _LIBRARY = _Call()
 
 def _own_nodes(function: Function) -> list[ast.AST]:
     """The nodes of a function's body, not those of the scopes nested in it."""
-    found, stack = [], list(reversed(function.body))
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(reversed(function.body))
     while stack:
         node = stack.pop()
         found.append(node)
@@ -251,7 +262,11 @@ class _FunctionFlow:
     """The data flow of the output through one function's body."""
 
     def __init__(
-        self, analyzer: _Analyzer, ref: FunctionRef, node: Function, env: dict
+        self,
+        analyzer: _Analyzer,
+        ref: FunctionRef,
+        node: Function,
+        env: dict[str, str],
     ) -> None:
         self.analyzer = analyzer
         self.index = analyzer.index
@@ -289,7 +304,9 @@ class _FunctionFlow:
             if self.env == before:
                 return
 
-    def _assign(self, target: ast.expr, value: ast.expr, kind: Kind, iterated: bool):
+    def _assign(
+        self, target: ast.expr, value: ast.expr, kind: Kind, iterated: bool
+    ) -> None:
         if isinstance(target, ast.Name):
             if kind is not None:
                 self.env.setdefault(target.id, kind)
@@ -307,7 +324,8 @@ class _FunctionFlow:
 
     def _element_kind(self, iterable: ast.expr) -> Kind:
         """The kind of what a loop over `iterable` binds."""
-        if _call_name(iterable) in {"enumerate", *PASS_THROUGH} and iterable.args:
+        passed_through = _call_name(iterable) in {"enumerate", *PASS_THROUGH}
+        if passed_through and isinstance(iterable, ast.Call) and iterable.args:
             return self._element_kind(iterable.args[0])
         return TEXT if self.kind(iterable) == TEXT else None
 
@@ -393,7 +411,9 @@ class _FunctionFlow:
             facts.unfollowed.append((call, reason))
         facts.calls += self._edges(call, resolved)
 
-    def _edges(self, call: ast.Call, resolved: _Call) -> list:
+    def _edges(
+        self, call: ast.Call, resolved: _Call
+    ) -> list[tuple[FunctionRef, Taint, str]]:
         """(function, taint, route label) for each package function called."""
         edges = []
         for ref in resolved.functions:
@@ -409,7 +429,9 @@ class _FunctionFlow:
                 edges.append((ref, frozenset(taint) | closure, label))
         return edges
 
-    def _taint(self, call: ast.Call, node: Function, bound: bool) -> set:
+    def _taint(
+        self, call: ast.Call, node: Function, bound: bool
+    ) -> set[tuple[str, str]]:
         """The callee's parameters that receive the output, with their kinds."""
         names = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
         names = names[1:] if bound and names else names
@@ -443,7 +465,7 @@ class _FunctionFlow:
         spread = [a for a in call.args if isinstance(a, ast.Starred)]
         return any(self.kind(getattr(v, "value", v)) for v in [*extra, *loose, *spread])
 
-    def _closure(self, ref: FunctionRef) -> frozenset:
+    def _closure(self, ref: FunctionRef) -> Taint:
         """The output the current function's names give a function nested in it."""
         if ref.file != self.ref.file or ref.path[:-1] != self.ref.path:
             return frozenset()
@@ -536,7 +558,9 @@ class _FunctionFlow:
 
     # -- stores ------------------------------------------------------------------
 
-    def _store(self, node: ast.Assign | ast.AugAssign | ast.AnnAssign, facts: _Facts):
+    def _store(
+        self, node: ast.Assign | ast.AugAssign | ast.AnnAssign, facts: _Facts
+    ) -> None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         if node.value is None or not self._carries(node.value):
             return
@@ -608,7 +632,7 @@ def _tests(node: ast.AST) -> list[ast.expr]:
     return []
 
 
-def _bindings(nodes: list[ast.AST]):
+def _bindings(nodes: list[ast.AST]) -> Iterator[tuple[ast.expr, ast.expr, bool]]:
     """(target, value, iterated) for every binding with a value among `nodes`."""
     for node in nodes:
         if isinstance(node, ast.Assign):

@@ -196,7 +196,9 @@ class PackageIndex:
             if f"def {name}(" not in self.workspace.read(f"{ROOT}/{file}"):
                 continue
             module = self.module(file)
-            for path in module.definitions if module else []:
+            if module is None:
+                continue
+            for path in module.definitions:
                 outer = module.definitions.get(path[:-1]) if len(path) > 1 else None
                 if path[-1] == name and isinstance(outer, ast.ClassDef):
                     found.append(FunctionRef(file, path))

@@ -9,9 +9,11 @@ registry is checked against this picture to report drift.
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from empty_migrate.source.findings import Finding
 from empty_migrate.source.flow import FlowCheck, follow_output
@@ -111,11 +113,11 @@ def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
             text = workspace.read(path)
             if not _WORTH_PARSING.search(text):
                 continue
-            tree = workspace.parse(text, relative)
+            module = workspace.parse(text, relative)
         except (SyntaxError, UnicodeDecodeError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue
-        _ModuleScanner(relative, result).scan(tree)
+        _ModuleScanner(relative, result).scan(module)
     report = follow_output(workspace, name)
     result.flow_checks, result.unfollowed = report.checks, report.unfollowed
     return result
@@ -144,7 +146,8 @@ class _ModuleScanner:
 
     def scan(self, tree: ast.AST) -> None:
         """Run the handlers over the tree, in source order."""
-        handlers = {
+        # each handler takes the node type it is keyed by
+        handlers: dict[type[ast.AST], Callable[[Any], None]] = {
             ast.ImportFrom: self.visit_ImportFrom,
             ast.FunctionDef: self.visit_FunctionDef,
             ast.AsyncFunctionDef: self.visit_FunctionDef,
@@ -211,7 +214,8 @@ def _children(node: ast.AST) -> list[ast.AST]:
     and they are a fifth of all nodes.
     """
     children = []
-    for name in _node_fields(type(node)):
+    # a class object is hashable; mypy says not (python/mypy#11470)
+    for name in _node_fields(type(node)):  # type: ignore[arg-type]
         value = getattr(node, name, None)
         if isinstance(value, ast.AST):
             children.append(value)

@@ -28,6 +28,9 @@ questions of the code; each is answered here, once:
   other binding makes its value unknown. The rule errs towards binding (``a[i]
   = v`` rebinds ``a`` and ``i``), so a name's value is never wrongly known.
 * **Docstrings** (`is_docstring`): a statement that is a lone string constant.
+* **Positions** (`Positioned`, `has_position`, `end_of`): the nodes with a
+  place in the source, those with a ``lineno``; ``ast.parse`` gives each an
+  end as well.
 * **Definitions** (`qualified_definitions`, `outer_functions`, `defines`): a
   function or class is known by its qualified path, the names of the functions
   and classes around it and its own (``("Judge", "score")``), as Python's
@@ -43,6 +46,7 @@ says which module owns each concern and how a codemod changes code.
 
 import ast
 from collections.abc import Iterable, Iterator
+from typing import TypeGuard
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -51,6 +55,28 @@ KINDS = ("scorer", "solver", "task")
 UNKNOWN = None
 """The value of a name bound otherwise than by ``name = value``."""
 Bindings = dict[str, list[ast.expr | None]]
+Positioned = (
+    ast.stmt
+    | ast.expr
+    | ast.excepthandler
+    | ast.arg
+    | ast.keyword
+    | ast.alias
+    | ast.pattern
+)
+"""The ``ast`` nodes with a place in the source (3.12 adds type parameters)."""
+
+
+def has_position(node: ast.AST) -> TypeGuard[Positioned]:
+    """Whether a node has a place in the source: a ``lineno``, and the rest."""
+    return hasattr(node, "lineno")
+
+
+def end_of(node: Positioned) -> tuple[int, int]:
+    """Where a parsed node ends, line and column (``ast.parse`` sets both)."""
+    if node.end_lineno is None or node.end_col_offset is None:
+        raise ValueError(f"{type(node).__name__} has no end: it was not parsed")
+    return node.end_lineno, node.end_col_offset
 
 
 def last_name(node: ast.expr) -> str:
@@ -72,7 +98,7 @@ def decorated_kind(decorators: Iterable[ast.expr]) -> str | None:
     return next((kind for kind in KINDS if kind in kinds), None)
 
 
-def is_solver(node: ast.AST) -> bool:
+def is_solver(node: ast.AST) -> TypeGuard[Function]:
     """Whether a node is a function decorated with ``@solver`` (called or not)."""
     return isinstance(node, Function) and "solver" in decorator_kinds(
         node.decorator_list
@@ -149,7 +175,7 @@ def local_name(alias: ast.alias) -> str:
     return alias.asname or alias.name.split(".")[0]
 
 
-def imports_from(statement: ast.AST, source: str) -> bool:
+def imports_from(statement: ast.AST, source: str) -> TypeGuard[ast.ImportFrom]:
     """Whether a statement is ``from source import ...`` (absolute, not ``*``)."""
     return (
         isinstance(statement, ast.ImportFrom)
@@ -201,7 +227,7 @@ def imported_modules(tree: ast.AST, package: str) -> set[str]:
     return modules
 
 
-def is_docstring(statement: ast.stmt) -> bool:
+def is_docstring(statement: ast.stmt) -> TypeGuard[ast.Expr]:
     """Whether a statement is a docstring: a lone string constant."""
     return (
         isinstance(statement, ast.Expr)

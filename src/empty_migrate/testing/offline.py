@@ -5,7 +5,7 @@ import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 
 @contextmanager
@@ -16,27 +16,29 @@ def network_closed() -> Iterator[None]:
     once with an ``OSError``, instead of retrying with back-off for minutes.
     """
 
-    def refuse(*args: object, **kwargs: object) -> None:
+    def refuse(*args: object, **kwargs: object) -> NoReturn:
         raise OSError("the network is closed for this offline run")
 
-    saved = (
-        socket.socket.connect,
-        socket.socket.connect_ex,
-        socket.getaddrinfo,
-        time.sleep,
-    )
-    socket.socket.connect = socket.socket.connect_ex = refuse
-    socket.getaddrinfo = refuse
-    time.sleep = lambda seconds: None
+    with _patched(
+        (socket.socket, "connect", refuse),
+        (socket.socket, "connect_ex", refuse),
+        (socket, "getaddrinfo", refuse),
+        (time, "sleep", lambda seconds: None),
+    ):
+        yield
+
+
+@contextmanager
+def _patched(*patches: tuple[object, str, object]) -> Iterator[None]:
+    """Each ``(owner, name, value)`` set in place, and put back afterwards."""
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
+    for owner, name, value in patches:
+        setattr(owner, name, value)
     try:
         yield
     finally:
-        (
-            socket.socket.connect,
-            socket.socket.connect_ex,
-            socket.getaddrinfo,
-            time.sleep,
-        ) = saved
+        for owner, name, value in saved:
+            setattr(owner, name, value)
 
 
 @contextmanager
@@ -54,7 +56,7 @@ def no_async_back_off() -> Iterator[None]:
     async def instant(delay: float, result: Any = None) -> Any:
         return await saved(0, result)
 
-    asyncio.sleep = instant  # type: ignore[assignment]
+    asyncio.sleep = instant
     try:
         yield
     finally:

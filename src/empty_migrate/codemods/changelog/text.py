@@ -211,7 +211,7 @@ def _routed(target: EvalTarget) -> list[tuple[str | None, str, Resolved]]:
         (task, scorer.name, resolve(target.entry, task, scorer))
         for scorer in target.entry.scorers
         if target.reads_model_output(scorer)
-        for task in scorer.tasks or list(target.entry.tasks) or [None]
+        for task in target.entry.tasks_of(scorer)
     ]
 
 

@@ -132,7 +132,9 @@ class _Tag(ConstructCommand):
         kind = self.tagged.get(original)
         if kind is None:
             return updated
-        return updated.with_changes(value=self._tag(updated.value, kind))
+        # marked only when its value is a Score(...) call (`_taggable`)
+        call = cst.ensure_type(updated.value, cst.Call)
+        return updated.with_changes(value=self._tag(call, kind))
 
     def _guard(self, statement: cst.BaseStatement) -> Kind | None:
         """The kind of an ``if <answered>:`` with no else whose block always exits."""
@@ -307,11 +309,13 @@ def _combine(
     if both sides are answered-checks. Dually for ``or``.
     """
     both = [b for b in (left, right) if b is not None]
-    sure = "body" if isinstance(test.operator, cst.And) else "orelse"
+    sure: Literal["body", "orelse"] = (
+        "body" if isinstance(test.operator, cst.And) else "orelse"
+    )
     if any(side == sure for side, _ in both):
         kinds = {kind for side, kind in both if side == sure}
         return sure, kinds.pop() if len(kinds) == 1 else "non_answer"
-    if len(both) == 2 and left[0] == right[0]:
+    if left is not None and right is not None and left[0] == right[0]:
         kinds = {left[1], right[1]}
         return left[0], kinds.pop() if len(kinds) == 1 else "non_answer"
     return None

@@ -20,6 +20,7 @@ import subprocess
 from functools import cache, lru_cache
 from importlib.util import find_spec
 from pathlib import Path
+from typing import TypeGuard
 
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
@@ -33,7 +34,7 @@ from empty_migrate.codemods.kit.router_call import (
     ROUTER_MODULE,
     is_router_call,
 )
-from empty_migrate.source.syntax import is_docstring
+from empty_migrate.source.syntax import Function, end_of, is_docstring
 from empty_migrate.target.corpus import cache_root
 from empty_migrate.target.ruff import installed_ruff
 
@@ -110,7 +111,10 @@ POLICY_MARKER = "# The policy (runtime/policy.py, inlined here when installed)\n
 
 def _source(module: str) -> str:
     # found, not imported: importing the router would import inspect_ai
-    return Path(find_spec(module).origin).read_text(encoding="utf-8")
+    spec = find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(f"{module} is not installed with a source file")
+    return Path(spec.origin).read_text(encoding="utf-8")
 
 
 def _inline_policy(router: str, policy: str) -> str:
@@ -192,7 +196,7 @@ def _shim_preset(text: str) -> str:
     # the new body in place of the old, under the function's own header
     body = shim.partition("\n")[2].replace("\n", chunks.newline)
     start = chunks.offset(index, old.body[0].lineno)
-    end = chunks.offset(index, old.body[-1].end_lineno + 1)
+    end = chunks.offset(index, end_of(old.body[-1])[0] + 1)
     chunks.edit(index, [(start, end, body)])
     remove_unused_imports(
         chunks, {n.id for n in ast.walk(old) if isinstance(n, ast.Name)}
@@ -202,9 +206,8 @@ def _shim_preset(text: str) -> str:
     return chunks.text
 
 
-def _is_preset(statement: ast.stmt) -> bool:
-    is_function = isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
-    return is_function and statement.name == PRESET
+def _is_preset(statement: ast.stmt) -> TypeGuard[Function]:
+    return isinstance(statement, Function) and statement.name == PRESET
 
 
 def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str]:
@@ -215,7 +218,7 @@ def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, 
     return arguments.args[0].arg, arguments.args[1].arg
 
 
-def _summary(chunks: Chunks, index: int, function: ast.FunctionDef) -> str:
+def _summary(chunks: Chunks, index: int, function: Function) -> str:
     """The docstring's first line, as written in the source."""
     first = function.body[0]
     if not is_docstring(first):

@@ -79,23 +79,23 @@ class GuardCommand(cst.CSTTransformer):
 
     def _guarded(self, function: cst.FunctionDef, guard: Guard) -> cst.FunctionDef:
         state = function.params.params[0].name.value
-        body = list(function.body.body)
+        suite = function.body
         start = 1 if (guard.solver, guard.solve) in self.documented else 0
         new: list[cst.BaseStatement] = []
-        if guard.store_key and not any(_saves(s, state, guard.store_key) for s in body):
-            new.append(_with_comment(_save(state, guard.store_key), _SAVE_COMMENT))
-        if len(guard.scored) < len(Outcome) and not any(
-            self._is_guard(s) for s in body
+        if guard.store_key and not any(
+            _saves(s, state, guard.store_key) for s in suite.body
         ):
+            new.append(_with_comment(_save(state, guard.store_key), _SAVE_COMMENT))
+        guarded = len(guard.scored) < len(Outcome) and not any(
+            self._is_guard(s) for s in suite.body
+        )
+        if guarded:
             new.append(_with_comment(self._guard(state, guard), _GUARD_COMMENT))
-            if start < len(body):
-                body[start] = body[start].with_changes(
-                    leading_lines=[cst.EmptyLine(), *body[start].leading_lines]
-                )
         if not new:
             return function
-        body[start:start] = new
-        return function.with_changes(body=function.body.with_changes(body=body))
+        if not isinstance(suite, cst.IndentedBlock):
+            raise Skip(f"{guard.solve}: its body is on the def line; guard by hand")
+        return function.with_changes(body=_inserted(suite, start, new, guarded))
 
     def _guard(self, state: str, guard: Guard) -> cst.BaseStatement:
         for name in ("classify", "Outcome"):
@@ -108,13 +108,28 @@ class GuardCommand(cst.CSTTransformer):
             f"if {self.local['classify']}({state}.output) {test}:\n    return {state}\n"
         )
 
-    def _is_guard(self, statement: cst.BaseStatement) -> bool:
+    def _is_guard(self, statement: cst.CSTNode) -> bool:
         if not isinstance(statement, cst.If):
             return False
         if "classify" not in self.imported:
             return False
         calls = find_all(statement.test, cst.Call)
         return any(is_call_to(call, self.local["classify"]) for call in calls)
+
+
+def _inserted(
+    suite: cst.IndentedBlock, start: int, new: list[cst.BaseStatement], blank: bool
+) -> cst.IndentedBlock:
+    """`new` put before statement `start`, which gets a blank line above if `blank`."""
+    body = list(suite.body)
+    first = body[start] if blank and start < len(body) else None
+    # every statement is one of these two: both have leading lines
+    if isinstance(first, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+        body[start] = first.with_changes(
+            leading_lines=[cst.EmptyLine(), *first.leading_lines]
+        )
+    body[start:start] = new
+    return suite.with_changes(body=body)
 
 
 def _condition(outcome: str, scored: frozenset[Outcome]) -> str:
@@ -137,7 +152,7 @@ def _save(state: str, key: str) -> cst.BaseStatement:
     return cst.parse_statement(f'{state}.store.set("{key}", {state}.output)\n')
 
 
-def _saves(statement: cst.BaseStatement, state: str, key: str) -> bool:
+def _saves(statement: cst.CSTNode, state: str, key: str) -> bool:
     """Whether `statement` is ``<state>.store.set("<key>", ...)``."""
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return False

@@ -38,7 +38,7 @@ from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.imports import NeededImports, add_imports
 from empty_migrate.entries.schema import ScorerEntry, resolve
 from empty_migrate.runtime.policy import Outcome, Route, route_for
-from empty_migrate.source.scan import Finding
+from empty_migrate.source.findings import Finding
 from empty_migrate.source.syntax import defines
 
 _LOOKUP_ROOTS = {"task", "module", "unreferenced"}
@@ -144,14 +144,10 @@ def _constructs(target: EvalTarget) -> dict[tuple[str, str], str]:
     return kinds
 
 
-def _tasks(target: EvalTarget, scorer: ScorerEntry) -> list[str | None]:
-    return list(scorer.tasks or target.entry.tasks or [None])
-
-
 def _blind(target: EvalTarget, scorer: ScorerEntry) -> bool:
     return all(
         resolve(target.entry, task, scorer).output == "none"
-        for task in _tasks(target, scorer)
+        for task in target.entry.tasks_of(scorer)
     )
 
 
@@ -161,7 +157,7 @@ def _judged_in_solver(target: EvalTarget) -> list[ScorerEntry]:
         for s in target.entry.scorers
         if any(
             resolve(target.entry, task, s).judge == "solver"
-            for task in _tasks(target, s)
+            for task in target.entry.tasks_of(s)
         )
     ]
 

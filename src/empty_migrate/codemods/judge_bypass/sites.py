@@ -13,7 +13,8 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from empty_migrate.source.scan import JUDGE_CALLS, PACKAGE_ROOT, Finding
+from empty_migrate.source.findings import Finding
+from empty_migrate.source.scan import JUDGE_CALLS, PACKAGE_ROOT
 from empty_migrate.source.syntax import (
     Function,
     decorated_kind,

@@ -49,6 +49,7 @@ class EvalTarget:
     today: str = field(default="")
     listed: tuple[Declaration, ...] = ()
     changed_by: tuple[Declaration, ...] = ()
+    # None only until __post_init__ gives the target a workspace of `repo`
     workspace: Workspace = field(  # type: ignore[assignment]
         default=None, compare=False, repr=False
     )
@@ -76,6 +77,7 @@ class EvalTarget:
         """
         if key not in self._derived:
             self._derived[key] = compute()
+        # a key is always computed by the same `compute`: it holds its type
         return self._derived[key]  # type: ignore[return-value]
 
     def source(self, relative: str) -> str:
@@ -92,7 +94,7 @@ class EvalTarget:
         A scorer shared by tasks that need different routes cannot be wrapped
         once with explicit arguments; it needs a per-task wrap by hand.
         """
-        tasks = scorer.tasks or list(self.entry.tasks) or [None]
+        tasks = self.entry.tasks_of(scorer)
         resolved = [resolve(self.entry, task, scorer) for task in tasks]
         # polarity, judge location and test metadata do not appear in the router call
         calls = [
@@ -116,7 +118,7 @@ class EvalTarget:
 
     def reads_model_output(self, scorer: ScorerEntry) -> bool:
         """Whether a codemod should touch the scorer: listed for rewrite, reads text."""
-        task = (scorer.tasks or list(self.entry.tasks) or [None])[0]
+        task = self.entry.tasks_of(scorer)[0]
         return scorer.rewrite and resolve(self.entry, task, scorer).output != "none"
 
     def routed_scorers(self) -> list[ScorerEntry]:

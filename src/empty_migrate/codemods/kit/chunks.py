@@ -15,11 +15,13 @@ there, and a chunk nobody rewrote keeps its text byte for byte.
 
 import ast
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # LibCST loads only when a codemod rewrites through it
     import libcst as cst
+
+from empty_migrate.source.syntax import Positioned, end_of
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _Block = list[ast.stmt]
@@ -87,6 +89,7 @@ class Chunks:
         """Each chunk's top-level statements, as its text now holds them."""
         for index in range(len(self.texts)):
             self._read_again(index)
+        # every chunk was just read again: none is None
         return self._statements  # type: ignore[return-value]
 
     def find(
@@ -127,7 +130,7 @@ class Chunks:
         for index in indexes:
             self.replace(index, self.module(index).visit(transformer))
 
-    def span(self, index: int, node: ast.AST) -> tuple[int, int]:
+    def span(self, index: int, node: Positioned) -> tuple[int, int]:
         """Where an ``ast`` node of the chunk's `statements` is in its text.
 
         Nodes of `tree` do as well while the chunk is as parsed.
@@ -136,7 +139,7 @@ class Chunks:
             KeyError: If the module has no positions (not `positioned`).
         """
         return self.offset(index, node.lineno, node.col_offset), self.offset(
-            index, node.end_lineno, node.end_col_offset
+            index, *end_of(node)
         )
 
     def offset(self, index: int, line: int, column: int = 0) -> int:
@@ -166,14 +169,14 @@ class Chunks:
         if not group:
             return len(self.texts[index]), len(self.texts[index])
         start = self.offset(index, _first_line(group[0]))
-        return start, self.offset(index, group[-1].end_lineno + 1)
+        return start, self.offset(index, end_of(group[-1])[0] + 1)
 
-    def source(self, index: int, node: ast.AST) -> str:
+    def source(self, index: int, node: Positioned) -> str:
         """The source text of an ``ast`` node of the chunk."""
         start, end = self.span(index, node)
         return self.texts[index][start:end]
 
-    def splice(self, index: int, edits: list[tuple[ast.AST, str]]) -> None:
+    def splice(self, index: int, edits: Sequence[tuple[Positioned, str]]) -> None:
         """Replace the source of ``ast`` nodes of the chunk with new text.
 
         Args:
@@ -221,7 +224,7 @@ def _line_groups(body: _Block) -> list[_Block]:
     """Top-level statements, grouped when they share a line (``a = 1; b = 2``)."""
     groups: list[_Block] = []
     for statement in body:
-        if groups and _first_line(statement) <= groups[-1][-1].end_lineno:
+        if groups and _first_line(statement) <= end_of(groups[-1][-1])[0]:
             groups[-1].append(statement)
         else:
             groups.append([statement])
@@ -229,7 +232,7 @@ def _line_groups(body: _Block) -> list[_Block]:
 
 
 def _first_line(statement: ast.stmt) -> int:
-    decorators = getattr(statement, "decorator_list", [])
+    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
     return min([statement.lineno, *(d.lineno for d in decorators)])
 
 
@@ -240,7 +243,7 @@ def _owned_end(statement: ast.stmt, lines: list[str], stop: int) -> int:
     indented like the block (a comment or blank: its footer); the rest belongs
     to what follows.
     """
-    end = statement.end_lineno
+    end = end_of(statement)[0]
     indent = _block_indent(statement, lines)
     if indent is None:
         return end

@@ -28,6 +28,7 @@ positions without a metadata pass that costs more than the parse.
 import ast
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 import libcst as cst
 
@@ -46,6 +47,7 @@ from empty_migrate.source.syntax import (
     Definition,
     Function,
     QualifiedPath,
+    end_of,
     is_output_of_state,
     is_solver,
     qualified_definitions,
@@ -78,20 +80,22 @@ def constructs(target: EvalTarget, relative: str) -> dict[str, bool]:
 
 def outputs(target: EvalTarget, scorer: ScorerEntry) -> set[str]:
     """Where the scorer finds the model's output, over the tasks that use it."""
-    tasks = scorer.tasks or list(target.entry.tasks) or [None]
+    tasks = target.entry.tasks_of(scorer)
     return {resolve(target.entry, task, scorer).output for task in tasks}
 
 
 def construct_lines(tree: ast.Module, names: set[str]) -> list[range]:
     """The line ranges of the named functions and of ``@solver`` functions."""
     return [
-        range(node.lineno, node.end_lineno + 1)
+        range(node.lineno, end_of(node)[0] + 1)
         for node in ast.walk(tree)
         if _acted_in(node, names, solvers=True)
     ]
 
 
-def _acted_in(node: ast.AST, names: Iterable[str], solvers: bool) -> bool:
+def _acted_in(
+    node: ast.AST, names: Iterable[str], solvers: bool
+) -> TypeGuard[Function]:
     """Whether a node is a function named in `names`, or a solver if `solvers`."""
     return isinstance(node, Function) and (
         node.name in names or (solvers and is_solver(node))
@@ -125,7 +129,7 @@ def direct_returns(suite: cst.BaseSuite) -> list[cst.Return]:
     ]
 
 
-def is_score_call(node: cst.BaseExpression | None) -> bool:
+def is_score_call(node: cst.BaseExpression | None) -> TypeGuard[cst.Call]:
     """Whether the expression is a ``Score(...)`` construction."""
     return isinstance(node, cst.Call) and (
         is_name(node.func, "Score") or is_attribute(node.func, "Score")
@@ -191,11 +195,9 @@ class OutputReader:
         """The output whose completion ``expr`` is, up to whitespace normalisers."""
         if (found := self.completion(expr)) is not None:
             return found
-        normalised = isinstance(expr, cst.Call) and any(
-            is_attribute(expr.func, name) for name in NORMALIZERS
-        )
-        if normalised and not expr.args:
-            return self.derived(expr.func.value)
+        func = expr.func if isinstance(expr, cst.Call) and not expr.args else None
+        if isinstance(func, cst.Attribute) and func.attr.value in NORMALIZERS:
+            return self.derived(func.value)
         return self._alias(expr, self.derived)
 
     def binding_frame(self, name: str) -> Frame | None:
@@ -214,11 +216,12 @@ class OutputReader:
             return _ITSELF
         frame = self.binding_frame(expr.value)
         values = frame.bindings[expr.value] if frame else []
-        if any(value is UNKNOWN for value in values):
+        known = [value for value in values if value is not UNKNOWN]
+        if len(known) < len(values):
             return None
         self.resolving.add(expr.value)
         try:
-            found = [read(self.expression(value)) for value in values]
+            found = [read(self.expression(value)) for value in known]
         finally:
             self.resolving.discard(expr.value)
         found = [f for f in found if f is not _ITSELF]
@@ -333,6 +336,8 @@ class _Chunk:
     def expression(self, value: ast.expr) -> cst.BaseExpression:
         """`value` parsed by LibCST from its source (once)."""
         if id(value) not in self.parsed:
+            if self.chunks is None:
+                raise RuntimeError("a value read before the command entered a chunk")
             source = self.chunks.source(self.index, value)
             # parenthesized, so a value that spans lines still parses alone
             wrapped = cst.parse_expression(f"({source})")

@@ -5,37 +5,37 @@ them, but importing it costs a quarter of a second, more than a whole
 migration's worth of matching; these plain functions do the same checks.
 """
 
-from typing import TypeVar
+from typing import Generic, TypeGuard, TypeVar
 
 import libcst as cst
 
 Node = TypeVar("Node", bound=cst.CSTNode)
 
 
-def is_name(node: cst.CSTNode | None, value: str) -> bool:
+def is_name(node: cst.CSTNode | None, value: str) -> TypeGuard[cst.Name]:
     """Whether `node` is the name `value`."""
     return isinstance(node, cst.Name) and node.value == value
 
 
-def is_attribute(node: cst.CSTNode | None, attr: str) -> bool:
+def is_attribute(node: cst.CSTNode | None, attr: str) -> TypeGuard[cst.Attribute]:
     """Whether `node` is ``<anything>.attr``."""
     return isinstance(node, cst.Attribute) and node.attr.value == attr
 
 
-def is_empty_string(node: cst.CSTNode | None) -> bool:
+def is_empty_string(node: cst.CSTNode | None) -> TypeGuard[cst.SimpleString]:
     """Whether `node` is the literal ``""`` or ``''``."""
     return isinstance(node, cst.SimpleString) and node.value in ('""', "''")
 
 
-def is_call_to(node: cst.CSTNode | None, name: str) -> bool:
+def is_call_to(node: cst.CSTNode | None, name: str) -> TypeGuard[cst.Call]:
     """Whether `node` is a call of the plain name `name`."""
     return isinstance(node, cst.Call) and is_name(node.func, name)
 
 
-class _Collect(cst.CSTVisitor):
-    def __init__(self, kind: type[cst.CSTNode]) -> None:
+class _Collect(cst.CSTVisitor, Generic[Node]):
+    def __init__(self, kind: type[Node]) -> None:
         self.kind = kind
-        self.found: list[cst.CSTNode] = []
+        self.found: list[Node] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if isinstance(node, self.kind):
@@ -47,4 +47,4 @@ def find_all(tree: cst.CSTNode, kind: type[Node]) -> list[Node]:
     """Every node of type `kind` in `tree` (itself included), in source order."""
     collect = _Collect(kind)
     tree.visit(collect)
-    return collect.found  # type: ignore[return-value]
+    return collect.found

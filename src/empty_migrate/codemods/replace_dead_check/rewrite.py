@@ -243,8 +243,11 @@ def _flatten(
     """The operands of a chain of one boolean operator, and the operators."""
     operands, operators = [], []
     for side in (test.left, test.right):
-        same = isinstance(side, cst.BooleanOperation) and not side.lpar
-        if same and type(side.operator) is type(test.operator):
+        if (
+            isinstance(side, cst.BooleanOperation)
+            and not side.lpar
+            and type(side.operator) is type(test.operator)
+        ):
             inner, between = _flatten(side)
             operands += inner
             operators += between
@@ -373,7 +376,8 @@ def _drop_if_unused(function: cst.FunctionDef, names: set[str]) -> cst.FunctionD
                 if is_name(target.target, name)
             ]
             if assignments and _Loads.count(function.body, name) == len(assignments):
-                function = function.visit(_DropAssignments(name))
+                dropping = function.visit(_DropAssignments(name))
+                function = cst.ensure_type(dropping, cst.FunctionDef)
                 dropped = True
     return function
 

@@ -39,6 +39,7 @@ from empty_migrate.source.scan import PACKAGE_ROOT
 from empty_migrate.source.syntax import (
     Definition,
     Function,
+    end_of,
     imported_locals,
     scope_bindings,
 )
@@ -164,7 +165,7 @@ class _Rewrite:
         """
         text = chunks.texts[index]
         done: list[tuple[int, int, str]] = []
-        for call in sorted(calls, key=lambda c: _end(c.node)):
+        for call in sorted(calls, key=lambda c: end_of(c.node)):
             start, end = chunks.span(index, call.node)
             inner = [edit for edit in done if start <= edit[0] and edit[1] <= end]
             source = text[start:end]
@@ -211,10 +212,6 @@ class _Rewrite:
                 "call but is registered with rewrite: false"
             )
         return construct
-
-
-def _end(node: ast.expr) -> tuple[int, int]:
-    return node.end_lineno, node.end_col_offset
 
 
 def _arguments(call: ast.Call, where: str) -> tuple[ast.expr, ast.expr | None]:

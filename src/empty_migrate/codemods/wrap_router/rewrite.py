@@ -19,6 +19,7 @@ bytes.
 
 import ast
 import re
+from collections.abc import Mapping, Sequence
 
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
@@ -95,7 +96,7 @@ _LEAD = {
 
 
 def _functions(
-    chunks: Chunks, index: int, jobs: dict[str, tuple[str, Resolved]]
+    chunks: Chunks, index: int, jobs: Mapping[str, tuple[str, Resolved]]
 ) -> list[Function]:
     """The job functions a chunk defines, outside any other function."""
     return [
@@ -106,7 +107,7 @@ def _functions(
     ]
 
 
-def _scorer_sites(function: Function, kind: str) -> list[Site]:
+def _scorer_sites(function: Function, kind: str) -> Sequence[Site]:
     """The returns of a factory, or the ``scorer=`` keywords of a task's Task calls.
 
     Raises:
@@ -187,11 +188,12 @@ class _Wrap:
 
     def edit(
         self, chunks: Chunks, index: int, site: Site, settings: Resolved
-    ) -> tuple[ast.AST, str] | None:
+    ) -> tuple[Site, str] | None:
         """The new text of a site, or None if it is already routed."""
         source = chunks.source(index, site)
         lead = _LEAD[type(site)].match(source)
-        assert lead is not None  # a site's source starts with its keyword
+        if lead is None:  # a site's text always starts with what `_LEAD` matches
+            raise ValueError(f"no {type(site).__name__} lead in {source!r}")
         text = source[lead.end() :]
         expression = parse_expression(text)
         if isinstance(site, ast.Return):

@@ -11,8 +11,9 @@ from inspect_ai.model import ModelOutput
 
 from empty_migrate.codemods import implementation
 from empty_migrate.codemods.emit_policy_tests import rewrite as emit
+from empty_migrate.codemods.kit.generated import module_source
+from empty_migrate.entries import outcome_data
 from empty_migrate.runtime.policy import Outcome
-from empty_migrate.testing import outcome_data
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
 from tests.codemods.golden import scorer_target
 
@@ -60,7 +61,7 @@ def without_ids(output: ModelOutput) -> dict:
 
 def test_the_fixtures_module_holds_the_probe_itself():
     text = emit.fixtures_text()
-    probe = ast.parse(emit._source("empty_migrate.runtime.probe"))
+    probe = ast.parse(module_source("empty_migrate.runtime.probe"))
     defined = {n.name for n in probe.body if hasattr(n, "name")}
     generated = {n.name for n in ast.parse(text).body if hasattr(n, "name")}
     assert defined <= generated

@@ -1,6 +1,6 @@
 """The committed outcome data is what the fixture library and the router give today."""
 
-from empty_migrate.testing.outcome_data import DATA, location_shape, seen_at
+from empty_migrate.entries.outcome_data import DATA, location_shape, seen_at
 from empty_migrate.testing.regenerate import generate, render
 
 

@@ -24,9 +24,9 @@ from typing import Any
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Scorer
 
+from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
 from empty_migrate.runtime import probe
 from empty_migrate.testing.offline import network_closed, no_async_back_off
-from empty_migrate.testing.outcome_data import outcome_fixtures, outcome_outputs
 
 CHOICES = ["Paris", "London", "Berlin", "Madrid"]
 """Choices for every sample, so multiple-choice scorers run; the target is A."""

@@ -10,9 +10,9 @@ and the changelog the migration writes claim only what the eval can see.
 
 from typing import TYPE_CHECKING
 
+from empty_migrate.entries.outcome_data import seen_at
 from empty_migrate.entries.schema import output_locator
 from empty_migrate.runtime.policy import Outcome
-from empty_migrate.testing.outcome_data import seen_at
 
 if TYPE_CHECKING:  # imported where used: inspect_ai is slow to import
     from inspect_ai.model import ModelOutput
@@ -40,7 +40,7 @@ def observable(outcome: Outcome, output: str) -> bool:
 
     Decided by placing the outcome's provider fixture where the eval keeps it
     (`probe.task_state`) and classifying what the locator finds there
-    (`seen_through`, recorded in `empty_migrate.testing.outcome_data`).
+    (`seen_through`, recorded in `empty_migrate.entries.outcome_data`).
     """
     return seen_as(outcome, output) == outcome
 

@@ -9,8 +9,8 @@ import json
 import sys
 from typing import Any
 
+from empty_migrate.entries.outcome_data import DATA
 from empty_migrate.entries.output_locations import seen_through
-from empty_migrate.testing.outcome_data import DATA
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
 
 SHAPES = (

@@ -22,15 +22,15 @@ import textwrap
 from functools import cache
 from typing import Any
 
-from empty_migrate.codemods.install_router.rewrite import _ruff_clean, _source
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget
+from empty_migrate.codemods.kit.generated import module_source, ruff_clean
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.codemods.kit.router_call import value
+from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
 from empty_migrate.entries.output_locations import observable
 from empty_migrate.entries.schema import Resolved, ScorerEntry, VerdictExpression
 from empty_migrate.runtime.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.source.syntax import local_name, scope_bindings
-from empty_migrate.testing.outcome_data import outcome_fixtures, outcome_outputs
 
 FIXTURES_PATH = "tests/utils/empty_response.py"
 FIXTURES_MODULE = "tests.utils.empty_response"
@@ -67,9 +67,9 @@ def policy_test_path(eval_name: str) -> str:
 @cache
 def fixtures_text() -> str:
     """The shared fixtures module: ``probe.py`` and one output per outcome class."""
-    source = _source("empty_migrate.runtime.probe")
+    source = module_source("empty_migrate.runtime.probe")
     summary, _, rest = source.partition("\n")
-    return _ruff_clean(f"{summary}\n\n{NOTE}{rest}\n\n{_outputs_section()}")
+    return ruff_clean(f"{summary}\n\n{NOTE}{rest}\n\n{_outputs_section()}")
 
 
 def _outputs_section() -> str:

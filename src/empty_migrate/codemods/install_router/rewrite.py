@@ -14,16 +14,12 @@ sent to the grader.
 """
 
 import ast
-import contextlib
-import hashlib
-import subprocess
 from functools import cache, lru_cache
-from importlib.util import find_spec
-from pathlib import Path
 from typing import TypeGuard
 
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
+from empty_migrate.codemods.kit.generated import module_source, ruff_clean
 from empty_migrate.codemods.kit.imports import (
     add_imports,
     add_module_import,
@@ -35,8 +31,6 @@ from empty_migrate.codemods.kit.router_call import (
     is_router_call,
 )
 from empty_migrate.source.syntax import Function, end_of, is_docstring
-from empty_migrate.target.corpus import cache_root
-from empty_migrate.target.ruff import installed_ruff
 
 ROUTER_PATH = "utils/empty_response.py"
 SCORERS_PATH = "utils/scorers.py"
@@ -98,23 +92,16 @@ def router_text() -> str:
     generated.
     """
     source = _inline_policy(
-        _source("empty_migrate.runtime.router"), _source("empty_migrate.runtime.policy")
+        module_source("empty_migrate.runtime.router"),
+        module_source("empty_migrate.runtime.policy"),
     )
     summary, _, rest = source.partition("\n")
     if summary.startswith('"""') and summary.count('"""') == 1:
         source = f"{summary}\n\n{NOTE}{rest}"
-    return _ruff_clean(source)
+    return ruff_clean(source)
 
 
 POLICY_MARKER = "# The policy (runtime/policy.py, inlined here when installed)\n"
-
-
-def _source(module: str) -> str:
-    # found, not imported: importing the router would import inspect_ai
-    spec = find_spec(module)
-    if spec is None or spec.origin is None:
-        raise ModuleNotFoundError(f"{module} is not installed with a source file")
-    return Path(spec.origin).read_text(encoding="utf-8")
 
 
 def _inline_policy(router: str, policy: str) -> str:
@@ -136,39 +123,6 @@ def _inline_policy(router: str, policy: str) -> str:
         + router_lines[statement.end_lineno :]
     )
     return router.replace(POLICY_MARKER, body)
-
-
-def _ruff_clean(text: str) -> str:
-    """Sort imports and format as ruff does by default (the target's settings).
-
-    The result is kept in the user cache, keyed by the text and the ruff
-    version: it is the same on every run until the router changes, and two
-    ruff processes cost more CPU than the rest of a one-eval run's rewriting.
-    """
-    ruff = installed_ruff()
-    key = hashlib.sha256(f"{ruff.version}\0{text}".encode()).hexdigest()[:32]
-    cached = cache_root() / "router" / f"{key}.py"
-    if cached.is_file():
-        return cached.read_text(encoding="utf-8")
-    for args in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
-        text = subprocess.run(
-            [*ruff.command, *args, "--isolated", "-"],
-            input=text,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    _keep(cached, text)
-    return text
-
-
-def _keep(path: Path, text: str) -> None:
-    """Write a cache file whole, or not at all (an unwritable cache is no error)."""
-    # imported here: only a cache miss writes
-    from empty_migrate.target.files import write_files
-
-    with contextlib.suppress(OSError):
-        write_files(path.parent, {path.name: text})
 
 
 @lru_cache(maxsize=8)

@@ -1,0 +1,55 @@
+"""Text this package generates into a target: its own modules' source, formatted.
+
+The router module and the emitted tests' helpers are this package's own
+source with a note added. `module_source` reads a module without importing it
+(importing the router would import inspect_ai); `ruff_clean` formats a text as
+ruff does by default and keeps the result in the user cache, since it is the
+same on every run until the source changes.
+"""
+
+import contextlib
+import hashlib
+import subprocess
+from importlib.util import find_spec
+from pathlib import Path
+
+from empty_migrate.target.corpus import cache_root
+from empty_migrate.target.files import write_files
+from empty_migrate.target.ruff import installed_ruff
+
+
+def module_source(module: str) -> str:
+    """The source text of one of this package's modules, found, not imported.
+
+    Raises:
+        ModuleNotFoundError: If the module has no source file.
+    """
+    spec = find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(f"{module} is not installed with a source file")
+    return Path(spec.origin).read_text(encoding="utf-8")
+
+
+def ruff_clean(text: str) -> str:
+    """Sort imports and format as ruff does by default (the target's settings).
+
+    The result is kept in the user cache, keyed by the text and the ruff
+    version: two ruff processes cost more CPU than the rest of a one-eval
+    run's rewriting.
+    """
+    ruff = installed_ruff()
+    key = hashlib.sha256(f"{ruff.version}\0{text}".encode()).hexdigest()[:32]
+    cached = cache_root() / "router" / f"{key}.py"
+    if cached.is_file():
+        return cached.read_text(encoding="utf-8")
+    for args in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
+        text = subprocess.run(
+            [*ruff.command, *args, "--isolated", "-"],
+            input=text,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    with contextlib.suppress(OSError):  # an unwritable cache is no error
+        write_files(cached.parent, {cached.name: text})
+    return text

@@ -23,7 +23,7 @@ from inspect_ai.solver import TaskState
 
 from empty_migrate.audit.matrix import Audit, Planned, build_audit
 from empty_migrate.audit.worker import observe_fixtures
-from empty_migrate.entries.schema import EvalEntry, resolve
+from empty_migrate.entries.schema import EvalEntry, resolve, validate_entry
 from empty_migrate.runtime import probe
 from empty_migrate.runtime.router import route_empty_responses
 
@@ -53,7 +53,7 @@ def judged() -> Scorer:
 
 def entry(category: str, scorer_names: list[str], **settings: object) -> EvalEntry:
     """A registry entry for a one-task eval ``demo`` with these scorers."""
-    return EvalEntry.model_validate(
+    return validate_entry(
         {
             "category": category,
             "polarity": "neutral",

@@ -7,7 +7,7 @@ import yaml
 
 from empty_migrate.codemods import eval_target, implementation
 from empty_migrate.codemods.kit.base import Skip
-from empty_migrate.entries.schema import EvalEntry
+from empty_migrate.entries.schema import validate_entry
 from empty_migrate.source.scan import scan_eval
 from tests.codemods.golden import RUFF_CONFIG
 
@@ -58,7 +58,7 @@ def _repo(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def _target(repo: Path, changed_by=("wrap_router",), today="2026-11-29"):
-    entry = EvalEntry.model_validate(yaml.safe_load(ENTRY))
+    entry = validate_entry(yaml.safe_load(ENTRY))
     return eval_target("demo", entry, scan_eval(repo, "demo"), repo, today, changed_by)
 
 

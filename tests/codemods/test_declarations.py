@@ -24,7 +24,7 @@ from empty_migrate.codemods.bump_task_version.rewrite import scores_changed
 from empty_migrate.codemods.changelog import text as words
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget
 from empty_migrate.codemods.kit.declaration import Declaration
-from empty_migrate.entries.schema import EvalEntry
+from empty_migrate.entries.schema import validate_entry
 from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry, check_entry
 from empty_migrate.source.scan import EvalScan, Finding
@@ -57,7 +57,7 @@ def throwaway(monkeypatch):
 
 
 def _target(listed: list[str], changed_by: tuple[str, ...] = ()) -> EvalTarget:
-    entry = EvalEntry.model_validate(yaml.safe_load(ENTRY) | {"codemods": listed})
+    entry = validate_entry(yaml.safe_load(ENTRY) | {"codemods": listed})
     return eval_target("demo", entry, EvalScan("demo"), Path("."), "", changed_by)
 
 

@@ -60,7 +60,7 @@ def routed_constructs() -> list[tuple[str, Any]]:
 def build_scorer(entry: Any) -> Scorer | list[Scorer] | str:
     """The scorer as the eval's code builds it by default, or why it cannot be."""
     try:
-        return probe.build_scorer(entry.module, entry.name, entry.construct_kind)
+        return probe.build_scorer(entry.module, entry.name, entry.construct)
     except ValueError as error:
         return str(error)
     except Exception as error:  # a scorer that cannot be built offline

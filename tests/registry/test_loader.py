@@ -44,7 +44,7 @@ def problems(tmp_path, text):
 def test_valid_entry_loads(tmp_path):
     entry, found = load_entry(write(tmp_path, VALID))
     assert found == []
-    assert entry.scorers[0].construct_kind == "factory"
+    assert entry.scorers[0].construct == "factory"
 
 
 def test_inheritance_resolves_per_task(tmp_path):
@@ -59,7 +59,7 @@ def test_inheritance_resolves_per_task(tmp_path):
 def test_unknown_key(tmp_path):
     text = VALID.replace("judge: scorer", "judge: scorer\njudge_model: gpt")
     [problem] = problems(tmp_path, text)
-    assert problem.endswith(":7: judge_model: Extra inputs are not permitted")
+    assert problem.endswith(":7: judge_model: not a key the registry knows")
 
 
 def test_unknown_key_in_a_scorer(tmp_path):
@@ -67,7 +67,7 @@ def test_unknown_key_in_a_scorer(tmp_path):
         "    construct: factory", "    construct: factory\n    kind: x"
     )
     [problem] = problems(tmp_path, text)
-    assert problem.endswith(":18: scorers[0].kind: Extra inputs are not permitted")
+    assert problem.endswith(":18: scorers[0].kind: not a key the registry knows")
 
 
 def test_wrong_enum_value(tmp_path):
@@ -165,7 +165,7 @@ def test_cli_reports_every_problem_and_exits_2_before_anything_else(tmp_path, ca
     assert err[-1] == "registry invalid: 3 problem(s)"
     assert "one.yaml:1: category: Input should be" in err[0]
     assert "two.yaml:1: judge: Field required" in err[1]
-    assert "two.yaml:6: judge_model: Extra inputs are not permitted" in err[2]
+    assert "two.yaml:6: judge_model: not a key the registry knows" in err[2]
 
 
 def test_show_unknown_eval_suggests(tmp_path, capsys):

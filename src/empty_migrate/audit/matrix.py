@@ -86,7 +86,7 @@ class Planned:
             "key": self.job_key,
             "module": self.scorer.module,
             "scorer": self.scorer.name,
-            "construct": self.scorer.construct_kind,
+            "construct": self.scorer.construct,
             "output_at": self.settings.output,
             "metadata": metadata,
         }

@@ -4,12 +4,13 @@ import argparse
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from empty_migrate.cli.common import check_or_report, note
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.entries.schema import EvalEntry, ScorerEntry, resolve
+from empty_migrate.entries.schema import EvalEntry, ScorerEntry, as_data, resolve
 from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_references
 from empty_migrate.registry.loader import EVALS_DIR, Registry, unknown_name_message
 from empty_migrate.source.flow import FlowCheck
@@ -105,7 +106,7 @@ def _show(registry: Registry, args: argparse.Namespace) -> int:
     entry = registry.get(args.eval)
     resolved = _resolved_table(entry)
     if args.format == "json":
-        data = entry.model_dump(mode="json", by_alias=True, exclude_none=True)
+        data = as_data(entry)
         print(json.dumps({"eval": args.eval, **data, "resolved": resolved}, indent=2))
         return ExitCode.OK
     print(f"{args.eval}  ({registry.files[args.eval].name})")
@@ -143,7 +144,7 @@ def _resolved_table(entry: EvalEntry) -> list[dict[str, Any]]:
             settings = resolve(entry, task, scorer)
             row: dict[str, Any] = {"task": task}
             row["scorer"] = scorer.name if scorer else "-"
-            row |= settings.model_dump(mode="json", exclude={"overrides"})
+            row |= {k: v for k, v in asdict(settings).items() if k != "overrides"}
             row["overrides"] = [f"{o.outcome}->{o.route}" for o in settings.overrides]
             rows.append(row)
     return rows

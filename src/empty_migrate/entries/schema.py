@@ -1,35 +1,77 @@
-"""The schema of a registry entry: one YAML file per eval, validated by pydantic.
+"""The schema of a registry entry: one YAML file per eval, as frozen dataclasses.
 
 Settings inherit eval -> task -> scorer: a task or scorer entry states only
 what differs from the level above it.
+
+Everything reads entries as plain dataclasses. The registry's loader validates
+a file's data into them with pydantic (`validate_entry`), which reads the
+rules written here as annotations (`Rule`, ``MinLen``) and ``__post_init__``
+checks; a file it has validated before is not validated again, so a run needs
+no validation library at all.
 """
 
 import ast
 import builtins
 import re
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, is_dataclass
+from enum import Enum
+from functools import cache
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    StringConstraints,
-    field_validator,
-    model_validator,
-)
+from annotated_types import MinLen
 
 from empty_migrate.runtime.policy import Outcome, Route
+
+if TYPE_CHECKING:  # pydantic validates entries, and loads only to do so
+    from pydantic import GetCoreSchemaHandler, TypeAdapter
+    from pydantic_core import CoreSchema
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule the registry's validation applies to a value, read by pydantic.
+
+    Attributes:
+        pattern: A regular expression the string must match.
+        before: A function of the raw value, applied before the type's own
+            validation (it may turn a mapping into a dataclass).
+        after: A function of the validated value; it raises `ValueError`
+            with the problem, or returns the value.
+    """
+
+    pattern: str | None = None
+    before: Callable[[Any], Any] | None = None
+    after: Callable[[Any], Any] | None = None
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: "GetCoreSchemaHandler"
+    ) -> "CoreSchema":
+        """The schema of the annotated type, with this rule (pydantic's hook)."""
+        from pydantic_core import core_schema
+
+        schema = handler(source)
+        if self.pattern is not None:
+            schema = core_schema.str_schema(pattern=self.pattern)
+        if self.after is not None:
+            schema = core_schema.no_info_after_validator_function(self.after, schema)
+        if self.before is not None:
+            schema = core_schema.no_info_before_validator_function(self.before, schema)
+        return schema
+
+
+_STRICT = {"extra": "forbid"}
+"""Every entry class's validation: a key the schema does not know is a problem."""
 
 Category = Literal["qa", "model_graded", "safety", "agentic"]
 Polarity = Literal["refusal_good", "refusal_bad", "per_sample", "neutral"]
 Construct = Literal["factory", "task_scorer", "shared_helper"]
 Judge = Literal["scorer", "solver", "none", "several"]
-CodemodName = Annotated[str, StringConstraints(pattern=r"^[a-z_]+$")]
+CodemodName = Annotated[str, Rule(pattern=r"^[a-z_]+$")]
 """A codemod's name; the registry's loader checks that a codemod has it."""
 OutputLocation = Annotated[
     str,
-    StringConstraints(
+    Rule(
         pattern=r"^(state\.output|none|(last|first|every)_assistant"
         r"|(store|metadata|completions):\w+(,\w+)*)$"
     ),
@@ -69,15 +111,19 @@ def output_locator(output: str) -> tuple[str, list[str] | None] | None:
 Scalar = str | int | float | bool | None
 
 FILE_LINE = re.compile(r"[\w/.-]+\.(py|yaml):\d+")
+PythonFile = Annotated[str, Rule(pattern=r"^[\w/.-]+\.py$")]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(
-        extra="forbid", frozen=True, populate_by_name=True, defer_build=True
-    )
+def _parses(expression: str) -> str:
+    try:
+        ast.parse(expression, mode="eval")
+    except SyntaxError as error:
+        raise ValueError(f"not a Python expression: {error.msg}") from None
+    return expression
 
 
-class VerdictExpression(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class VerdictExpression:
     """A verdict only code can give, written into the router call as it stands.
 
     For a value that depends on the sample (a function of ``state, target``)
@@ -88,17 +134,10 @@ class VerdictExpression(_Strict):
     ``meaning`` says in words what the value is, for changelogs and reviews.
     """
 
-    expression: str
-    meaning: Annotated[str, StringConstraints(min_length=10)]
+    __pydantic_config__: ClassVar = _STRICT
 
-    @field_validator("expression")
-    @classmethod
-    def _parses(cls, expression: str) -> str:
-        try:
-            ast.parse(expression, mode="eval")
-        except SyntaxError as error:
-            raise ValueError(f"not a Python expression: {error.msg}") from None
-        return expression
+    expression: Annotated[str, Rule(after=_parses)]
+    meaning: Annotated[str, MinLen(10)]
 
     def free_names(self) -> set[str]:
         """The names the expression needs from the scorer's file."""
@@ -127,36 +166,47 @@ class VerdictExpression(_Strict):
 def _expression_if_named(value: object) -> object:
     # a mapping with an "expression" key is always code, never a dict verdict
     if isinstance(value, dict) and "expression" in value:
-        return VerdictExpression.model_validate(value)
+        from pydantic import TypeAdapter  # validation has already loaded it
+
+        return TypeAdapter(VerdictExpression).validate_python(value)
     return value
 
 
 Verdict = Annotated[
     VerdictExpression | Scalar | dict[str, Scalar],
-    BeforeValidator(_expression_if_named),
+    Rule(before=_expression_if_named),
 ]
 
 
-class Override(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class Override:
     """A departure from the policy table, with the reason for it."""
+
+    __pydantic_config__: ClassVar = _STRICT
 
     outcome: Outcome
     route: Route
-    reason: Annotated[str, StringConstraints(min_length=10)]
+    reason: Annotated[str, MinLen(10)]
 
 
-class PolarityLabels(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class PolarityLabels:
     """The values of a per-sample polarity key that mean each polarity.
 
     The tests the migration writes score every non-answer once with each.
     """
 
+    __pydantic_config__: ClassVar = _STRICT
+
     refusal_good: Scalar
     refusal_bad: Scalar
 
 
-class Settings(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class Settings:
     """What inherits from eval to task to scorer."""
+
+    __pydantic_config__: ClassVar = _STRICT
 
     category: Category | None = None
     polarity: Polarity | None = None
@@ -172,10 +222,12 @@ class Settings(_Strict):
     probe_metadata: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
 class TaskEntry(Settings):
     """One ``@task`` of the eval, with what differs from the eval's settings."""
 
 
+@dataclass(frozen=True, kw_only=True)
 class ScorerEntry(Settings):
     """A scorer construct the codemods rewrite, or know to leave alone.
 
@@ -191,8 +243,8 @@ class ScorerEntry(Settings):
     """
 
     name: str
-    file: Annotated[str, StringConstraints(pattern=r"^[\w/.-]+\.py$")]
-    construct_kind: Construct = Field(alias="construct")
+    file: PythonFile
+    construct: Construct
     tasks: list[str] | None = None
     rewrite: bool = True
     covered_by: str | None = None
@@ -204,7 +256,8 @@ class ScorerEntry(Settings):
         return "inspect_evals." + self.file.removesuffix(".py").replace("/", ".")
 
 
-class HelperEntry(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class HelperEntry:
     """A plain function, not a registered scorer, holding an empty check on the output.
 
     ``registry scan`` follows the model's output from each ``@scorer`` into
@@ -215,28 +268,36 @@ class HelperEntry(_Strict):
     is not rewritten.
     """
 
-    name: Annotated[str, StringConstraints(pattern=r"^\w+(\.\w+)*$")]
-    file: Annotated[str, StringConstraints(pattern=r"^[\w/.-]+\.py$")]
-    note: Annotated[str, StringConstraints(min_length=10)]
+    __pydantic_config__: ClassVar = _STRICT
+
+    name: Annotated[str, Rule(pattern=r"^\w+(\.\w+)*$")]
+    file: PythonFile
+    note: Annotated[str, MinLen(10)]
 
 
-class TextEdit(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class TextEdit:
     """Replace `old`, which must occur exactly once, with `new`."""
 
-    old: Annotated[str, StringConstraints(min_length=1)]
+    __pydantic_config__: ClassVar = _STRICT
+
+    old: Annotated[str, MinLen(1)]
     new: str
 
 
-class TestUpdate(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class TestUpdate:
     """A target test that pins the old non-answer behaviour, and its minimal update.
 
     ``test`` is the pytest node id, ``tests/<path>.py::<name>``; ``why`` says
     what the policy now does that the test did not expect.
     """
 
-    test: Annotated[str, StringConstraints(pattern=r"^tests/[\w/.-]+\.py::\w+$")]
-    why: Annotated[str, StringConstraints(min_length=10)]
-    edits: Annotated[list[TextEdit], Field(min_length=1)]
+    __pydantic_config__: ClassVar = _STRICT
+
+    test: Annotated[str, Rule(pattern=r"^tests/[\w/.-]+\.py::\w+$")]
+    why: Annotated[str, MinLen(10)]
+    edits: Annotated[list[TextEdit], MinLen(1)]
 
     @property
     def file(self) -> str:
@@ -244,23 +305,27 @@ class TestUpdate(_Strict):
         return self.test.partition("::")[0]
 
 
+@dataclass(frozen=True, kw_only=True)
 class EvalEntry(Settings):
-    """Everything the migration needs to know about one eval package."""
+    """Everything the migration needs to know about one eval package.
 
-    category: Category
-    polarity: Polarity
-    output: OutputLocation
-    judge: Judge
-    today: str = Field(description="What an empty answer scores today, file:line.")
+    ``today`` says what an empty answer scores today, citing ``file:line``.
+    """
+
+    # required here, though a task or scorer may leave them to the eval
+    category: Category = field()
+    polarity: Polarity = field()
+    output: OutputLocation = field()
+    judge: Judge = field()
+    today: str
     codemods: list[CodemodName] | Literal["none", "manual"]
     codemods_reason: str | None = None
-    tasks: dict[str, TaskEntry] = Field(default_factory=dict)
-    scorers: list[ScorerEntry] = Field(default_factory=list)
-    helpers: list[HelperEntry] = Field(default_factory=list)
-    test_updates: list[TestUpdate] = Field(default_factory=list)
+    tasks: dict[str, TaskEntry] = field(default_factory=dict)
+    scorers: list[ScorerEntry] = field(default_factory=list)
+    helpers: list[HelperEntry] = field(default_factory=list)
+    test_updates: list[TestUpdate] = field(default_factory=list)
 
-    @model_validator(mode="after")
-    def _covered_by_a_routed_entry(self) -> "EvalEntry":
+    def __post_init__(self) -> None:
         routed = {s.name for s in self.scorers if s.rewrite}
         for scorer in self.scorers:
             if scorer.covered_by is not None and scorer.covered_by not in routed:
@@ -268,7 +333,6 @@ class EvalEntry(Settings):
                     f"{scorer.name}: covered_by {scorer.covered_by!r} is not a "
                     "scorer entry of this eval that is rewritten"
                 )
-        return self
 
     def tasks_of(self, scorer: ScorerEntry) -> list[str | None]:
         """The tasks that use a scorer: its own, else the eval's.
@@ -297,7 +361,8 @@ class EvalEntry(Settings):
         return left
 
 
-class Resolved(_Strict):
+@dataclass(frozen=True, kw_only=True)
+class Resolved:
     """The effective settings of one scorer in one task, after inheritance."""
 
     category: Category
@@ -328,7 +393,7 @@ class Resolved(_Strict):
         ]
 
 
-_INHERITED = tuple(Settings.model_fields)
+_INHERITED = tuple(f.name for f in fields(Settings))
 
 
 def resolve(
@@ -340,7 +405,7 @@ def resolve(
         layers.append(entry.tasks[task])
     if scorer is not None:
         layers.append(scorer)
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     for layer in layers:
         values |= {
             k: getattr(layer, k) for k in _INHERITED if getattr(layer, k) is not None
@@ -354,3 +419,36 @@ def resolve(
     values.setdefault("copy_metadata", False)
     values.setdefault("verdict_metadata", None)
     return Resolved(**values)
+
+
+def validate_entry(data: Any) -> EvalEntry:
+    """A registry file's data (as YAML reads it) as an entry, checked.
+
+    Raises:
+        pydantic.ValidationError: With every problem found, each at its path.
+    """
+    return _adapter().validate_python(data)
+
+
+@cache
+def _adapter() -> "TypeAdapter[EvalEntry]":
+    from pydantic import TypeAdapter  # only validation needs pydantic
+
+    return TypeAdapter(EvalEntry)
+
+
+def as_data(value: Any) -> Any:
+    """An entry or a part of one as plain data, its unset (None) fields left out."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {
+            item.name: as_data(getattr(value, item.name))
+            for item in fields(value)
+            if getattr(value, item.name) is not None
+        }
+    if isinstance(value, dict):
+        return {key: as_data(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [as_data(item) for item in value]
+    if isinstance(value, Enum):
+        return value.value
+    return value

@@ -3,23 +3,41 @@
 The registry is one YAML file per eval in ``empty_migrate/registry/evals``.
 YAML is parsed to nodes first so that every value keeps its line; pydantic then
 validates the structure, and the checks below validate what the structure
-cannot say (inheritance, cross-references, citations).
+cannot say (inheritance, cross-references, citations). A file's text that
+passed is kept, as the entry it gave, in the user cache: a later run reads it
+back without pydantic, which is most of what loading an entry costs.
 """
 
+import contextlib
+import hashlib
+import pickle
 from collections.abc import Iterable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
 
 from empty_migrate import codemods
-from empty_migrate.entries.schema import FILE_LINE, EvalEntry, ScorerEntry, resolve
+from empty_migrate.entries import schema
+from empty_migrate.entries.schema import (
+    FILE_LINE,
+    EvalEntry,
+    ScorerEntry,
+    resolve,
+    validate_entry,
+)
+from empty_migrate.runtime import policy
+from empty_migrate.target.corpus import cache_root
+from empty_migrate.target.files import write_files
 from empty_migrate.target.yaml_files import LOADER
 
 EVALS_DIR = Path(__file__).parent / "evals"
 
 Path_ = tuple[str | int, ...]
+
+_MESSAGES = {"unexpected_keyword_argument": "not a key the registry knows"}
+"""Problems worded for a registry file rather than for Python's dataclasses."""
 
 
 class RegistryError(Exception):
@@ -127,9 +145,46 @@ def load_registry(directory: Path = EVALS_DIR) -> Registry:
 
 
 def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
-    """Load one entry; returns it (or None) and the problems found in it."""
+    """Load one entry; returns it (or None) and the problems found in it.
+
+    A text validated before (by this version of the schema and its checks) is
+    read back from the user cache, without validating it again.
+    """
+    text = path.read_text(encoding="utf-8")
+    kept = _cache_file(text)
+    with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError):
+        entry = pickle.loads(kept.read_bytes())
+        if isinstance(entry, EvalEntry):
+            return entry, []
+    entry, problems = _validated(path, text)
+    if entry is not None and not problems:
+        with contextlib.suppress(OSError):  # an unwritable cache is no error
+            write_files(kept.parent, {kept.name: pickle.dumps(entry)})
+    return entry, problems
+
+
+def _cache_file(text: str) -> Path:
+    key = hashlib.sha256(f"{_checked_by()}\0{text}".encode()).hexdigest()[:32]
+    return cache_root() / "registry" / f"{key}.pickle"
+
+
+@cache
+def _checked_by() -> str:
+    """What decides whether a text is a valid entry: the code that checks it."""
+    sources = [Path(module.__file__ or "") for module in (schema, policy)]
+    sources.append(Path(__file__))
+    digest = hashlib.sha256(",".join(codemods.names()).encode())
+    for source in sources:
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def _validated(path: Path, text: str) -> tuple[EvalEntry | None, list[str]]:
+    """Validate one entry's text; returns it (or None) and its problems."""
+    from pydantic import ValidationError  # only a new text is validated
+
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=LOADER)
+        node = yaml.compose(text, Loader=LOADER)
     except yaml.YAMLError as error:
         line = getattr(getattr(error, "problem_mark", None), "line", 0) + 1
         return None, [f"{path}:{line}: (yaml): {getattr(error, 'problem', error)}"]
@@ -137,9 +192,12 @@ def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
         return None, [f"{path}:1: (file): empty registry entry"]
     data, lines = _plain(node)
     try:
-        entry = EvalEntry.model_validate(data)
+        entry = validate_entry(data)
     except ValidationError as error:
-        return None, [_located(path, lines, e["loc"], e["msg"]) for e in error.errors()]
+        return None, [
+            _located(path, lines, e["loc"], _MESSAGES.get(e["type"], e["msg"]))
+            for e in error.errors()
+        ]
     return entry, [_located(path, lines, loc, msg) for loc, msg in check_entry(entry)]
 
 

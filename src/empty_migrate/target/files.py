@@ -8,11 +8,14 @@ error while writing leaves every destination as it was.
 import contextlib
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 
-def write_files(root: Path, files: dict[str, str]) -> None:
+def write_files(root: Path, files: Mapping[str, str | bytes]) -> None:
     """Write files under `root` all or nothing: stage each, then rename all.
+
+    A text is written as UTF-8 with its line ends as they are; bytes as they are.
 
     An error while staging removes what was staged (and the folders made for
     it) and leaves every destination as it was.
@@ -36,11 +39,12 @@ def write_files(root: Path, files: dict[str, str]) -> None:
         os.replace(temp, destination)
 
 
-def _stage(destination: Path, text: str, new_mode: int) -> str:
+def _stage(destination: Path, content: str | bytes, new_mode: int) -> str:
     handle, temp = tempfile.mkstemp(dir=destination.parent, prefix=".em-")
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         exists = destination.exists()

@@ -132,7 +132,7 @@ class _Plan:
         self.imports.add(FIXTURES_MODULE, "Construct")
         constant = local.strip("_").upper()
         self.constructs.append(
-            f"{constant} = Construct({local}, {scorer.construct_kind!r}, "
+            f"{constant} = Construct({local}, {scorer.construct!r}, "
             f'"inspect_evals.{self.target.name}", output_at={settings.output!r})\n'
         )
         return constant

@@ -138,7 +138,7 @@ def _constructs(target: EvalTarget) -> dict[tuple[str, str], str]:
         elif not target.wants("wrap_router"):
             kind = "scorer"
         else:
-            task_scorer = scorer.construct_kind == "task_scorer"
+            task_scorer = scorer.construct == "task_scorer"
             kind = "task_scorer" if task_scorer else "wrapped"
         kinds[(scorer.file, scorer.name)] = kind
     return kinds

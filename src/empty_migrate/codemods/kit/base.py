@@ -7,7 +7,7 @@ the runner leaves the whole eval unchanged: nothing is ever half-rewritten.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
@@ -97,16 +97,10 @@ class EvalTarget:
         tasks = self.entry.tasks_of(scorer)
         resolved = [resolve(self.entry, task, scorer) for task in tasks]
         # polarity, judge location and test metadata do not appear in the router call
+        unused = {"polarity", "polarity_key", "polarity_labels", "judge"}
+        unused.add("probe_metadata")
         calls = [
-            r.model_dump(
-                exclude={
-                    "polarity",
-                    "polarity_key",
-                    "polarity_labels",
-                    "judge",
-                    "probe_metadata",
-                }
-            )
+            {key: value for key, value in asdict(r).items() if key not in unused}
             for r in resolved
         ]
         if any(call != calls[0] for call in calls[1:]):

@@ -57,7 +57,7 @@ class WrapRouter(Codemod):
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix("src/inspect_evals/")
         scorers = [s for s in target.routed_scorers() if s.file == relative]
-        jobs = {s.name: (s.construct_kind, target.settings(s)) for s in scorers}
+        jobs = {s.name: (s.construct, target.settings(s)) for s in scorers}
         chunks = Chunks(text, target.workspace.parse(text))
         router = imported_names(chunks.tree, ROUTER_MODULE).get(ROUTER_FUNCTION)
         wrap = _Wrap(

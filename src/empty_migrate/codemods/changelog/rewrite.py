@@ -34,7 +34,11 @@ from empty_migrate.codemods.bump_task_version.rewrite import (
 )
 from empty_migrate.codemods.changelog import text as words
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
-from empty_migrate.registry.loader import YAML_LOADER
+
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML has it, as the registry's loader uses; not
+imported from it, which would make the codemods and the registry import each
+other."""
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 

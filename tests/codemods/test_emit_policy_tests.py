@@ -14,7 +14,7 @@ from empty_migrate.codemods.emit_policy_tests import rewrite as emit
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.testing import provider_outputs
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
-from tests.codemods.golden import scorer_target
+from tests.demo import scorer_target
 
 REGISTRY = """\
 category: qa

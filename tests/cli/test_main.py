@@ -1,5 +1,6 @@
 """The command line: policy, outcomes of real eval logs, and usage errors."""
 
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -12,8 +13,7 @@ from inspect_ai.dataset import Sample
 from inspect_ai.scorer import includes
 
 from empty_migrate.cli.main import main
-from empty_migrate.cli.policy_table import policy_markdown
-from empty_migrate.runtime.router import route_empty_responses
+from empty_migrate.runtime.router import Outcome, route_empty_responses
 from empty_migrate.testing.models import scripted_model
 from empty_migrate.testing.provider_outputs import provider_output
 
@@ -43,9 +43,21 @@ def write_log(tmp_path):
     return log.location
 
 
-def test_policy_prints_the_table(capsys):
+def test_policy_prints_the_table_migration_md_documents(capsys):
     assert main(["policy"]) == 0
-    assert capsys.readouterr().out == policy_markdown()
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "| outcome | qa | model_graded | safety | agentic |"
+    assert [line.split(" | ")[0] for line in lines[2:]] == [
+        f"| `{outcome}`" for outcome in Outcome
+    ]
+    # a cut-off: a verdict in qa, unscored in safety, an agent's scorer decides
+    assert (
+        "| `truncated` | `NOANSWER`, `no_response` | `NOANSWER`, `no_response` | "
+        "unscored, `no_response` | scorer, tagged `no_response` |"
+    ) in lines
+    migration = (Path(__file__).parents[2] / "MIGRATION.md").read_text()
+    assert f"-->\n{out}<!-- policy-table:end -->" in migration
 
 
 def test_policy_json(capsys):
@@ -96,7 +108,8 @@ def test_console_script_is_installed():
     exe = Path(sysconfig.get_path("scripts")) / "empty-migrate"
     assert exe.exists(), "pip install -e . should install the empty-migrate script"
     run = subprocess.run([exe, "--version"], capture_output=True, text=True)
-    assert run.returncode == 0 and run.stdout.strip()
+    assert run.returncode == 0
+    assert run.stdout.split()[-1] == importlib.metadata.version("empty-migrate")
 
 
 def _cli_raising(monkeypatch, error: BaseException) -> None:

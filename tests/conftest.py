@@ -2,8 +2,16 @@
 
 ``tests/demo.py`` holds the demo target tree and registry (the ``demo``
 fixture), ``tests/outcomes.py`` one model output per outcome (the
-``outcome_output`` fixture).
+``outcome_output`` fixture). ``built_once`` shares an expensive, read-only
+build (a wheel, an eval's logs, a campaign) between the tests of a run.
 """
+
+import fcntl
+import os
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from inspect_ai.model import ModelOutput
@@ -24,6 +32,33 @@ def demo(tmp_path):
     return DemoTree.create(tmp_path)
 
 
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
+    """``built_once(name, build)``: a folder that `build` fills once in a run.
+
+    pytest-xdist's workers share it (the first to ask builds it, under a file
+    lock; the others wait for it), where a module-scoped fixture would be
+    built again by each worker that runs a test of the module. Treat the
+    folder as read-only: copy what a test changes.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder; each worker has one below it
+
+    def get(name: str, build: Callable[[Path], None]) -> Path:
+        folder = root / f"built-{name}"
+        with (root / f"built-{name}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (folder / ".built").exists():
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir()
+                build(folder)
+                (folder / ".built").touch()
+        return folder
+
+    return get
+
+
 @pytest.fixture
 def outcome_output():
     def build(outcome: Outcome) -> ModelOutput:
@@ -39,3 +74,18 @@ def pytest_addoption(parser):
         help="rewrite golden/*/.after files from the codemods' output, and list them; "
         "rewrite the README's codemod table from the declarations",
     )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """One process, not pytest-xdist's workers, where parallel runs would race.
+
+    ``--update-golden`` rewrites files; the corpus checks share session
+    fixtures (the fetched release, the migrated tree, the target's
+    environment) that each worker would build again, into the same cache.
+    Runs before pytest-xdist's own hook reads ``-n``.
+    """
+    selects_corpus = re.search(r"(?<!not )\bcorpus\b", config.option.markexpr or "")
+    if config.getoption("--update-golden") or selects_corpus:
+        if getattr(config.option, "numprocesses", None):
+            config.option.numprocesses = 0

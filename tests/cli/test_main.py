@@ -25,7 +25,7 @@ LOG_OUTPUTS = [
 ]
 
 
-def write_log(tmp_path):
+def write_log(folder):
     task = Task(
         dataset=[
             Sample(id=i, input="Capital of France?", target="Paris") for i in range(4)
@@ -36,11 +36,18 @@ def write_log(tmp_path):
     [log] = eval(
         task,
         model=scripted_model(outputs),
-        log_dir=str(tmp_path),
+        log_dir=str(folder),
         display="none",
         max_samples=1,
     )
     return log.location
+
+
+@pytest.fixture(scope="module")
+def log(built_once) -> str:
+    """A real log of four samples, one for each of LOG_OUTPUTS (read-only)."""
+    [path] = built_once("outcomes_log", write_log).glob("*.eval")
+    return str(path)
 
 
 def test_policy_prints_the_table_migration_md_documents(capsys):
@@ -67,8 +74,7 @@ def test_policy_json(capsys):
     assert table["qa"]["no_output"] == "raise"
 
 
-def test_outcomes_counts_a_real_log_by_stop_reason(tmp_path, capsys):
-    log = write_log(tmp_path)
+def test_outcomes_counts_a_real_log_by_stop_reason(log, capsys):
     assert main(["outcomes", log]) == 0
     out = capsys.readouterr().out
     assert "answered                stop                   1" in out
@@ -78,8 +84,7 @@ def test_outcomes_counts_a_real_log_by_stop_reason(tmp_path, capsys):
     assert out.rstrip().endswith("4")
 
 
-def test_outcomes_json(tmp_path, capsys):
-    log = write_log(tmp_path)
+def test_outcomes_json(log, capsys):
     assert main(["outcomes", log, "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert sorted(row["outcome"] for row in rows) == [

@@ -37,30 +37,25 @@ def registry(campaign_tree) -> Path:
     return campaign_tree.registry
 
 
-@pytest.fixture(scope="module")
-def campaigned_once(tmp_path_factory) -> DemoTree:
-    """The repository after one campaign (``--all --branch-per-eval``).
+@pytest.fixture
+def campaigned(built_once, tmp_path) -> DemoTree:
+    """The repository after one campaign (``--all --branch-per-eval``): a copy.
 
-    Built once per module (each test of it that reads the result would run
-    the same campaign); `campaigned` gives a test a copy of its own.
+    The campaign runs once in a test run (every test that starts from it
+    would run the same one); each test gets a copy to read or change. The
+    campaign's state file names where it wrote the PR texts (under the
+    original's git folder): a test that compares the state file after
+    another run makes a campaign of its own.
     """
-    tree = DemoTree.create(tmp_path_factory.mktemp("campaigned"))
+    copy = DemoTree(tmp_path / "campaigned")
+    shutil.copytree(built_once("campaign", _campaign), copy.root, symlinks=True)
+    return copy
+
+
+def _campaign(root: Path) -> None:
+    tree = DemoTree.create(root)
     with pytest.MonkeyPatch.context() as patch:
         for key, value in GIT_IDENTITY.items():
             patch.setenv(key, value)
         build_campaign_repo(tree)
         assert campaign(tree.repo, tree.registry) == 0
-    return tree
-
-
-@pytest.fixture
-def campaigned(campaigned_once, tmp_path) -> DemoTree:
-    """A copy of the repository after one campaign, to change as a test likes.
-
-    The campaign's state file names where it wrote the PR texts (under the
-    original's git folder): a test that compares the state file after another
-    run uses a campaign of its own.
-    """
-    copy = DemoTree(tmp_path / "campaigned")
-    shutil.copytree(campaigned_once.root, copy.root, symlinks=True)
-    return copy

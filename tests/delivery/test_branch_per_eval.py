@@ -35,9 +35,9 @@ def untouched(repo):
 
 
 def test_each_eval_gets_a_branch_of_its_files_and_the_shared_files_it_imports(
-    campaigned_once,
+    campaigned,
 ):
-    repo = campaigned_once.repo
+    repo = campaigned.repo
 
     untouched(repo)
     assert branches(repo) == BRANCHES
@@ -76,8 +76,8 @@ def test_branches_merge_in_any_order(campaigned):
     assert merged == set().union(*(changed(repo, b) for b in BRANCHES))
 
 
-def test_evals_sharing_a_helper_get_one_branch_named_for_it(campaigned_once):
-    repo = campaigned_once.repo
+def test_evals_sharing_a_helper_get_one_branch_named_for_it(campaigned):
+    repo = campaigned.repo
 
     files = changed(repo, "empty-policy/shared")
     assert "src/inspect_evals/utils/shared.py" in files
@@ -92,8 +92,8 @@ def test_evals_sharing_a_helper_get_one_branch_named_for_it(campaigned_once):
     assert message.rstrip().endswith("Generated-by: empty-migrate 0.1.0")
 
 
-def test_a_changed_helper_no_eval_branch_needs_gets_its_own_branch(campaigned_once):
-    repo = campaigned_once.repo
+def test_a_changed_helper_no_eval_branch_needs_gets_its_own_branch(campaigned):
+    repo = campaigned.repo
 
     assert changed(repo, "empty-policy/utils.scorers") == {
         "src/inspect_evals/utils/scorers.py",
@@ -206,6 +206,7 @@ kill -INT "$(cat {pidfile})"
 """
 
 
+@pytest.mark.slow  # two real campaign processes, one stopped by a real SIGINT
 def test_ctrl_c_mid_campaign_keeps_the_checkout_and_a_rerun_finishes(
     repo, registry, tmp_path
 ):

@@ -1,11 +1,13 @@
 """The branch planner's rules and the PR text, on texts given here."""
 
+import functools
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
+from empty_migrate.audit import run as audit_run
 from empty_migrate.cli.main import main
 from empty_migrate.delivery.branches import (
     PlanError,
@@ -174,7 +176,13 @@ def test_measured_behaviour_becomes_a_table_of_what_changed():
     assert "Not measured for this text" in unmeasured
 
 
-def test_audit_measures_each_eval_before_and_after_for_its_pr(repo, registry, tmp_path):
+def test_audit_measures_each_eval_before_and_after_for_its_pr(
+    repo, registry, tmp_path, monkeypatch
+):
+    # one audit worker process a tree, not two: each pays for importing inspect_ai
+    monkeypatch.setattr(
+        audit_run, "run_audit", functools.partial(audit_run.run_audit, workers=1)
+    )
     code = campaign(
         repo,
         registry,

@@ -122,6 +122,7 @@ def test_when_the_router_installer_fails_the_next_eval_installs_the_router(
     assert "def outcome_output" in fixtures.read_text()
 
 
+@pytest.mark.slow  # a real SIGINT at each of eight points: eight whole runs and reruns
 @pytest.mark.parametrize("stop_at", range(1, 9))
 def test_ctrl_c_while_writing_leaves_every_eval_whole(
     repo, registry, monkeypatch, capsys, stop_at

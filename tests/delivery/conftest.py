@@ -5,11 +5,13 @@ Evals: ``gamma`` (its own scorer), ``alpha`` and ``beta`` (one shared helper),
 a branch of its own). The repository has a pull-request template of its own.
 """
 
+import functools
 import shutil
 from pathlib import Path
 
 import pytest
 
+from empty_migrate.pipeline.migrate import migrate
 from tests.delivery.campaigns import build_campaign_repo, campaign
 from tests.demo import GIT_IDENTITY, DemoTree
 
@@ -19,6 +21,19 @@ def identity(monkeypatch):
     """Commits by a fixed person, whatever the machine's git config says."""
     for key, value in GIT_IDENTITY.items():
         monkeypatch.setenv(key, value)
+
+
+@pytest.fixture(autouse=True)
+def migrate_in_process(monkeypatch):
+    """The campaign computes its migration in this process, not a process pool.
+
+    The branches are the subject here; the pool (forked once per run, a third
+    more CPU for these four evals) is checked by tests/pipeline and tests/cli,
+    and by the (slow) Ctrl-C campaign test, which runs the campaign as a real
+    process.
+    """
+    in_process = functools.partial(migrate, jobs=1)
+    monkeypatch.setattr("empty_migrate.delivery.campaign.migrate", in_process)
 
 
 @pytest.fixture

@@ -4,6 +4,9 @@
 fixture), ``tests/outcomes.py`` one model output per outcome (the
 ``outcome_output`` fixture). ``built_once`` shares an expensive, read-only
 build (a wheel, an eval's logs, a campaign) between the tests of a run.
+
+Nothing heavy is imported at the top: pytest-xdist's controller process loads
+this file too, and runs no test.
 """
 
 import fcntl
@@ -14,10 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from inspect_ai.model import ModelOutput
-
-from empty_migrate.runtime.router import Outcome
-from tests.outcomes import OUTCOME_EXAMPLES
 
 
 @pytest.fixture
@@ -61,7 +60,11 @@ def built_once(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path
 
 @pytest.fixture
 def outcome_output():
-    def build(outcome: Outcome) -> ModelOutput:
+    """`outcome -> ModelOutput`: one plain output per outcome (tests/outcomes.py)."""
+    from empty_migrate.runtime.router import Outcome
+    from tests.outcomes import OUTCOME_EXAMPLES
+
+    def build(outcome: str):
         return OUTCOME_EXAMPLES[Outcome(outcome)]()
 
     return build

@@ -219,37 +219,42 @@ def describe_levels(graph: dict[str, dict]) -> str:
     return "\n".join(f"  level {level}: {folder or '(root)'}" for folder, level in rows)
 
 
-MODULES = discover()
-GRAPH = module_graph(MODULES)
-FOLDERS = folder_graph(MODULES, GRAPH)
+@pytest.fixture(scope="module")
+def package() -> tuple[dict[str, Module], dict[str, dict[str, int]]]:
+    """The package's modules and their import graph (parsed when first asked)."""
+    modules = discover()
+    return modules, module_graph(modules)
 
 
-def test_no_import_cycle_between_modules():
-    lines = {name: {t: f"line {n}" for t, n in e.items()} for name, e in GRAPH.items()}
+def test_no_import_cycle_between_modules(package):
+    _, graph = package
+    lines = {name: {t: f"line {n}" for t, n in e.items()} for name, e in graph.items()}
     found = cycles(lines)
     assert not found, "\n\n".join(describe_cycle(lines, c) for c in found)
 
 
-def test_no_import_cycle_between_folders():
-    found = cycles(FOLDERS)
-    message = "\n\n".join(describe_cycle(FOLDERS, c) for c in found)
-    assert not found, f"{message}\n\nfolder levels:\n{describe_levels(FOLDERS)}"
+def test_no_import_cycle_between_folders(package):
+    folders = folder_graph(*package)
+    found = cycles(folders)
+    message = "\n\n".join(describe_cycle(folders, c) for c in found)
+    assert not found, f"{message}\n\nfolder levels:\n{describe_levels(folders)}"
 
 
-def test_the_package_root_imports_nothing_of_the_package():
-    root = MODULES[PACKAGE]
-    assert list(imported(root, MODULES)) == []
+def test_the_package_root_imports_nothing_of_the_package(package):
+    modules, _ = package
+    assert list(imported(modules[PACKAGE], modules)) == []
 
 
-def test_the_entry_point_imports_the_command_line_only_when_run():
+def test_the_entry_point_imports_the_command_line_only_when_run(package):
     # the one module the folder graph leaves out still imports the CLI lazily
-    tree = ast.parse(MODULES[ENTRY_POINT].path.read_text(encoding="utf-8"))
+    modules, graph = package
+    tree = ast.parse(modules[ENTRY_POINT].path.read_text(encoding="utf-8"))
     top_level = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
     assert all(
         not (isinstance(n, ast.ImportFrom) and (n.module or "").startswith(PACKAGE))
         for n in top_level
     )
-    assert GRAPH[ENTRY_POINT], "the entry point imports the command line"
+    assert graph[ENTRY_POINT], "the entry point imports the command line"
 
 
 # the graph builder itself, on a small package written here

@@ -21,11 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from empty_migrate.codemods import eval_target
 from empty_migrate.codemods.kit.base import EvalTarget
-from empty_migrate.entries.schema import EvalEntry
 from empty_migrate.registry.loader import load_entry
 from empty_migrate.source.scan import scan_eval
 from empty_migrate.target.corpus import SOURCE_MARKER
@@ -125,11 +122,6 @@ def manual_entry(reason: str, today: str) -> str:
         "category: qa\npolarity: neutral\noutput: state.output\njudge: none\n"
         f'today: "{today}"\ncodemods: manual\ncodemods_reason: {reason}\n'
     )
-
-
-def parse_entry(text: str) -> EvalEntry:
-    """A registry entry's text, validated (without the loader's line numbers)."""
-    return EvalEntry.model_validate(yaml.safe_load(text))
 
 
 def choice_task(name: str) -> str:

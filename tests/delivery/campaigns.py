@@ -1,8 +1,9 @@
 """The campaign's repository and the helpers its tests share.
 
-`build_campaign_repo` writes the evals of ``tests/delivery/conftest.py`` into
-a demo tree and commits it; `campaign` runs ``--all --branch-per-eval`` on
-it; `gamma_branch` is a planned branch given by hand, for the PR text.
+`build_campaign_repo` writes the campaign's evals (``tests/delivery/
+conftest.py`` lists them) into a demo tree and commits it; `campaign` runs
+``--all --branch-per-eval`` on it; `gamma_branch` is a planned branch given
+by hand, for the PR text (used by tests/pipeline too).
 """
 
 import re

@@ -1,8 +1,10 @@
-"""A small eval repository under real git, and its registry, for campaign tests.
+"""The campaign tests' repository under real git, and its registry.
 
-Evals: ``gamma`` (its own scorer), ``alpha`` and ``beta`` (one shared helper),
-``delta`` (manual; it still calls the preset helper, so the helper's shim gets
-a branch of its own). The repository has a pull-request template of its own.
+`tests.delivery.campaigns.build_campaign_repo` writes it: ``gamma`` (its own
+scorer), ``alpha`` and ``beta`` (one shared helper), ``delta`` (manual; it
+still calls the preset helper, so the helper's shim gets a branch of its
+own), and a pull-request template of its own. ``repo``/``registry`` are a
+fresh one; ``campaigned`` a copy of one after a campaign.
 """
 
 import functools

@@ -1,73 +1,70 @@
+"""Fixtures every test folder may use; the helpers behind them are modules.
+
+``tests/demo.py`` holds the demo target tree and registry (the ``demo``
+fixture), ``tests/outcomes.py`` one model output per outcome (the
+``outcome_output`` fixture). ``built_once`` shares an expensive, read-only
+build (a wheel, an eval's logs, a campaign) between the tests of a run.
+
+Nothing heavy is imported at the top: pytest-xdist's controller process loads
+this file too, and runs no test.
+"""
+
+import fcntl
+import os
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
-from inspect_ai.model import (
-    ChatCompletionChoice,
-    ChatMessageAssistant,
-    ContentReasoning,
-    ContentText,
-    ModelOutput,
-    StopDetails,
-)
-from inspect_ai.tool import ToolCall
-
-from empty_migrate.runtime.router import Outcome
 
 
-def _output(content, stop_reason="stop", tool_calls=None, stop_details=None):
-    message = ChatMessageAssistant(
-        content=content, tool_calls=tool_calls, model="mockllm/model"
-    )
-    return ModelOutput(
-        model="mockllm/model",
-        choices=[
-            ChatCompletionChoice(
-                message=message, stop_reason=stop_reason, stop_details=stop_details
-            )
-        ],
-    )
+@pytest.fixture
+def demo(tmp_path):
+    """An empty demo target: ``tmp_path/repo`` and its registry ``tmp_path/registry``.
+
+    A `tests.demo.DemoTree`; imported here, not above: ``tests/in_target``
+    runs under this conftest in the target's environment, which needs none of it.
+    """
+    from tests.demo import DemoTree
+
+    return DemoTree.create(tmp_path)
 
 
-def _call():
-    return ToolCall(id="call_1", function="bash", arguments={"cmd": "ls"})
+@pytest.fixture(scope="session")
+def built_once(tmp_path_factory) -> Callable[[str, Callable[[Path], None]], Path]:
+    """``built_once(name, build)``: a folder that `build` fills once in a run.
 
+    pytest-xdist's workers share it (the first to ask builds it, under a file
+    lock; the others wait for it), where a module-scoped fixture would be
+    built again by each worker that runs a test of the module. Treat the
+    folder as read-only: copy what a test changes.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder; each worker has one below it
 
-# One plain representative per outcome, built by hand so the route tests do not
-# depend on the provider fixture library they are checked against elsewhere.
-OUTCOME_EXAMPLES = {
-    Outcome.ANSWERED: lambda: _output("Paris"),
-    Outcome.EMPTY: lambda: _output("  \n"),
-    Outcome.REASONING_ONLY: lambda: _output(
-        [ContentReasoning(reasoning="Let me think."), ContentText(text="")]
-    ),
-    Outcome.TOOL_CALLS_ONLY: lambda: _output(
-        "", stop_reason="tool_calls", tool_calls=[_call()]
-    ),
-    Outcome.TRUNCATED: lambda: _output(
-        [ContentReasoning(reasoning="Step 1...")], stop_reason="max_tokens"
-    ),
-    Outcome.REFUSED: lambda: _output(
-        [ContentText(text="I can't help with that.", refusal=True)]
-    ),
-    Outcome.REFUSED_AFTER_PARTIAL: lambda: _output(
-        [
-            ContentText(text="Here is some background."),
-            ContentText(text="I can't continue.", refusal=True),
-        ]
-    ),
-    Outcome.FILTERED: lambda: _output(
-        "",
-        stop_reason="content_filter",
-        stop_details=StopDetails(type="content_filter", explanation="hate (high)"),
-    ),
-    Outcome.OVERFLOW: lambda: ModelOutput.from_content(
-        "mockllm/model", "prompt is too long", stop_reason="model_length"
-    ),
-    Outcome.NO_OUTPUT: lambda: ModelOutput(model="mockllm/model"),
-}
+    def get(name: str, build: Callable[[Path], None]) -> Path:
+        folder = root / f"built-{name}"
+        with (root / f"built-{name}.lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (folder / ".built").exists():
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir()
+                build(folder)
+                (folder / ".built").touch()
+        return folder
+
+    return get
 
 
 @pytest.fixture
 def outcome_output():
-    def build(outcome: Outcome) -> ModelOutput:
+    """`outcome -> ModelOutput`: one plain output per outcome (tests/outcomes.py)."""
+    from empty_migrate.runtime.router import Outcome
+    from tests.outcomes import OUTCOME_EXAMPLES
+
+    def build(outcome: str):
         return OUTCOME_EXAMPLES[Outcome(outcome)]()
 
     return build
@@ -80,3 +77,18 @@ def pytest_addoption(parser):
         help="rewrite golden/*/.after files from the codemods' output, and list them; "
         "rewrite the README's codemod table from the declarations",
     )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """One process, not pytest-xdist's workers, where parallel runs would race.
+
+    ``--update-golden`` rewrites files; the corpus checks share session
+    fixtures (the fetched release, the migrated tree, the target's
+    environment) that each worker would build again, into the same cache.
+    Runs before pytest-xdist's own hook reads ``-n``.
+    """
+    selects_corpus = re.search(r"(?<!not )\bcorpus\b", config.option.markexpr or "")
+    if config.getoption("--update-golden") or selects_corpus:
+        if getattr(config.option, "numprocesses", None):
+            config.option.numprocesses = 0

@@ -10,23 +10,32 @@ import pytest
 
 ROOT = Path(__file__).parents[1]
 
+# pip builds the wheel in an isolated environment it installs first: seconds of
+# a run on two cores (`pytest -m slow`, which .ci/run runs)
+pytestmark = pytest.mark.slow
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> zipfile.ZipFile:
+
+def build_wheel(out: Path) -> None:
     # built from a copy: a build/ folder left in the checkout would be reused
-    source = tmp_path_factory.mktemp("source")
+    source = out / "source"
+    source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(
-        ROOT / "src", source / "src", ignore=shutil.ignore_patterns("*.egg-info")
+        ROOT / "src",
+        source / "src",
+        ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"),
     )
-    out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source)]
         + ["-w", str(out)],
         check=True,
     )
-    [path] = out.glob("empty_migrate-*.whl")
+
+
+@pytest.fixture(scope="module")
+def wheel(built_once) -> zipfile.ZipFile:
+    [path] = built_once("wheel", build_wheel).glob("empty_migrate-*.whl")
     return zipfile.ZipFile(path)
 
 

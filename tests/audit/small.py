@@ -26,6 +26,7 @@ from empty_migrate.audit.worker import observe_fixtures
 from empty_migrate.entries.schema import EvalEntry, resolve, validate_entry
 from empty_migrate.runtime import probe
 from empty_migrate.runtime.router import route_empty_responses
+from tests.demo import PACKAGE, SCORER_PATH, write_files
 
 
 def preset_score_on_no_response(grader: Scorer, value: str = INCORRECT) -> Scorer:
@@ -103,12 +104,8 @@ def small_audit(
 
 def demo_tree(root: Path, scorer_source: str = "") -> Path:
     """An inspect_evals-shaped tree holding ``demo/scorer.py``."""
-    package = root / "src" / "inspect_evals" / "demo"
-    package.mkdir(parents=True)
-    (package.parent / "__init__.py").write_text("")
-    (package / "__init__.py").write_text("")
-    (package / "scorer.py").write_text(scorer_source)
-    return root
+    files = {f"{PACKAGE}/__init__.py": "", f"{PACKAGE}/demo/__init__.py": ""}
+    return write_files(root, {**files, SCORER_PATH: scorer_source})
 
 
 DEAD_CHECK = """\

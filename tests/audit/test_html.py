@@ -6,7 +6,7 @@ import pytest
 
 from empty_migrate.audit.html import render_html
 from empty_migrate.runtime.policy import Outcome
-from tests.audit.browser import dump_dom, have_chromium, screenshot
+from tests.audit.browser import dump_dom, have_chromium
 from tests.audit.small import demo_tree, judge_then_routed, two_categories
 
 needs_chromium = pytest.mark.skipif(
@@ -40,7 +40,6 @@ def test_the_browser_draws_every_cell_with_its_route_and_filters_by_category(
 
     everything = dump_dom(page)
     safety_only = dump_dom(page, fragment="#category=safety")
-    screenshot(page, tmp_path / "audit.png")
 
     cells = re.findall(r'<td class="cell route-(\w+)', everything)
     assert len(cells) == 2 * len(Outcome)

@@ -120,10 +120,8 @@ def ifeval():
 """
 
 
-@pytest.fixture(scope="module")
-def logs(tmp_path_factory) -> dict[str, str]:
-    """Task name -> the .eval log `inspect eval` wrote for it."""
-    folder = tmp_path_factory.mktemp("audit_log")
+def inspect_eval(folder: Path) -> None:
+    """Run `inspect eval` on the task file; its logs go to ``folder/logs``."""
     (folder / "tasks.py").write_text(TASK_FILE)
     run = subprocess.run(
         [sys.executable, "-m", "inspect_ai", "eval", "tasks.py"]
@@ -134,7 +132,12 @@ def logs(tmp_path_factory) -> dict[str, str]:
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    written = sorted((folder / "logs").glob("*.eval"))
+
+
+@pytest.fixture(scope="module")
+def logs(built_once) -> dict[str, str]:
+    """Task name -> the .eval log `inspect eval` wrote for it (read-only)."""
+    written = sorted((built_once("audit_log", inspect_eval) / "logs").glob("*.eval"))
     return {path.name.split("_")[1]: str(path) for path in written}
 
 

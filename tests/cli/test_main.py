@@ -1,5 +1,6 @@
 """The command line: policy, outcomes of real eval logs, and usage errors."""
 
+import importlib.metadata
 import json
 import subprocess
 import sys
@@ -12,8 +13,7 @@ from inspect_ai.dataset import Sample
 from inspect_ai.scorer import includes
 
 from empty_migrate.cli.main import main
-from empty_migrate.cli.policy_table import policy_markdown
-from empty_migrate.runtime.router import route_empty_responses
+from empty_migrate.runtime.router import Outcome, route_empty_responses
 from empty_migrate.testing.models import scripted_model
 from empty_migrate.testing.provider_outputs import provider_output
 
@@ -25,7 +25,7 @@ LOG_OUTPUTS = [
 ]
 
 
-def write_log(tmp_path):
+def write_log(folder):
     task = Task(
         dataset=[
             Sample(id=i, input="Capital of France?", target="Paris") for i in range(4)
@@ -36,16 +36,35 @@ def write_log(tmp_path):
     [log] = eval(
         task,
         model=scripted_model(outputs),
-        log_dir=str(tmp_path),
+        log_dir=str(folder),
         display="none",
         max_samples=1,
     )
     return log.location
 
 
-def test_policy_prints_the_table(capsys):
+@pytest.fixture(scope="module")
+def log(built_once) -> str:
+    """A real log of four samples, one for each of LOG_OUTPUTS (read-only)."""
+    [path] = built_once("outcomes_log", write_log).glob("*.eval")
+    return str(path)
+
+
+def test_policy_prints_the_table_migration_md_documents(capsys):
     assert main(["policy"]) == 0
-    assert capsys.readouterr().out == policy_markdown()
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "| outcome | qa | model_graded | safety | agentic |"
+    assert [line.split(" | ")[0] for line in lines[2:]] == [
+        f"| `{outcome}`" for outcome in Outcome
+    ]
+    # a cut-off: a verdict in qa, unscored in safety, an agent's scorer decides
+    assert (
+        "| `truncated` | `NOANSWER`, `no_response` | `NOANSWER`, `no_response` | "
+        "unscored, `no_response` | scorer, tagged `no_response` |"
+    ) in lines
+    migration = (Path(__file__).parents[2] / "MIGRATION.md").read_text()
+    assert f"-->\n{out}<!-- policy-table:end -->" in migration
 
 
 def test_policy_json(capsys):
@@ -55,8 +74,7 @@ def test_policy_json(capsys):
     assert table["qa"]["no_output"] == "raise"
 
 
-def test_outcomes_counts_a_real_log_by_stop_reason(tmp_path, capsys):
-    log = write_log(tmp_path)
+def test_outcomes_counts_a_real_log_by_stop_reason(log, capsys):
     assert main(["outcomes", log]) == 0
     out = capsys.readouterr().out
     assert "answered                stop                   1" in out
@@ -66,8 +84,7 @@ def test_outcomes_counts_a_real_log_by_stop_reason(tmp_path, capsys):
     assert out.rstrip().endswith("4")
 
 
-def test_outcomes_json(tmp_path, capsys):
-    log = write_log(tmp_path)
+def test_outcomes_json(log, capsys):
     assert main(["outcomes", log, "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert sorted(row["outcome"] for row in rows) == [
@@ -96,7 +113,8 @@ def test_console_script_is_installed():
     exe = Path(sysconfig.get_path("scripts")) / "empty-migrate"
     assert exe.exists(), "pip install -e . should install the empty-migrate script"
     run = subprocess.run([exe, "--version"], capture_output=True, text=True)
-    assert run.returncode == 0 and run.stdout.strip()
+    assert run.returncode == 0
+    assert run.stdout.split()[-1] == importlib.metadata.version("empty-migrate")
 
 
 def _cli_raising(monkeypatch, error: BaseException) -> None:

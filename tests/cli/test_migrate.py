@@ -6,70 +6,39 @@ import subprocess
 import pytest
 
 from empty_migrate.cli.main import main
+from tests.demo import (
+    SHARED_HELPER,
+    choice_entry,
+    choice_task,
+    manual_entry,
+    shared_entry,
+    shared_task,
+    versioned,
+)
 
-TASK = """\
-from inspect_ai import Task, task
-from inspect_ai.scorer import choice
-
-
-@task
-def gamma() -> Task:
-    return Task(dataset=[], scorer=choice())
-"""
-
-ENTRY = """\
-category: qa
-polarity: neutral
-output: state.output
-judge: none
-today: "empty completion -> choice() NOANSWER (gamma/gamma.py:8)"
-codemods: [wrap_router]
-tasks:
-  gamma: {}
-scorers:
-  - name: gamma
-    file: gamma/gamma.py
-    construct: task_scorer
-"""
-
-MANUAL = """\
-category: agentic
-polarity: neutral
-output: none
-judge: none
-today: "scored from the sandbox only (delta/delta.py:1)"
-codemods: manual
-codemods_reason: the judge runs inside a multi-turn solver
-"""
-
-RUFF = '[tool.ruff]\nsrc = ["src"]\ntarget-version = "py311"\n'
+ENTRY = choice_entry("gamma")
 
 
 @pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "repo"
-    files = {
-        "pyproject.toml": RUFF,
-        "src/inspect_evals/__init__.py": "",
-        "src/inspect_evals/gamma/__init__.py": "",
-        "src/inspect_evals/gamma/gamma.py": TASK,
-        "src/inspect_evals/delta/delta.py": "X = 1\n",
-    }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=root, check=True)
-    return root
+def repo(demo):
+    """gamma, scored by choice(), and delta, left to a person; under git."""
+    demo.add_eval("gamma", {"gamma.py": choice_task("gamma")}, ENTRY)
+    demo.write({"src/inspect_evals/delta/delta.py": "X = 1\n"})
+    demo.register(
+        "delta",
+        manual_entry(
+            "the judge runs inside a multi-turn solver",
+            "scored from the sandbox only (delta/delta.py:1)",
+        ),
+    )
+    subprocess.run(["git", "init", "-q"], cwd=demo.repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=demo.repo, check=True)
+    return demo.repo
 
 
 @pytest.fixture
-def registry(tmp_path):
-    folder = tmp_path / "registry"
-    folder.mkdir()
-    (folder / "gamma.yaml").write_text(ENTRY)
-    (folder / "delta.yaml").write_text(MANUAL)
-    return folder
+def registry(demo, repo):
+    return demo.registry
 
 
 def run(repo, registry, *args):
@@ -190,8 +159,13 @@ def test_list_codemods(capsys):
     from empty_migrate.codemods import DECLARATIONS
 
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == [d.name for d in DECLARATIONS]
-    assert all(line.split()[1] in ("safe", "unsafe") for line in lines)
+    listed = {line.split()[0]: line.split()[1] for line in lines}
+    assert list(listed) == [d.name for d in DECLARATIONS]
+    # unsafe: it changes score values, so metrics move
+    assert listed == {
+        d.name: "unsafe" if d.changes_scores else "safe" for d in DECLARATIONS
+    }
+    assert (listed["wrap_router"], listed["fix_reason_tag"]) == ("unsafe", "safe")
 
 
 def test_readme_documents_every_codemod_and_its_safety():
@@ -241,57 +215,18 @@ def test_installing_the_router_alone_does_not_bump_an_eval(repo, registry, capsy
     assert "eval.yaml" not in out and "changelog.d" not in out
 
 
-SHARED_HELPER = """\
-from inspect_ai.scorer import Scorer, match, scorer
+BUMPED = ["wrap_router", "bump_task_version", "changelog"]
 
 
-def shared_scorer() -> Scorer:
-    return match()
-"""
-
-SHARED_TASK = """\
-from inspect_ai import Task, task
-
-from inspect_evals.utils.shared import shared_scorer
-
-
-@task
-def {name}() -> Task:
-    return Task(dataset=[], scorer=shared_scorer())
-"""
-
-SHARED_ENTRY = """\
-category: qa
-polarity: neutral
-no_answer_verdict: I
-output: state.output
-judge: none
-today: "empty completion -> match() INCORRECT (utils/shared.py:5)"
-codemods: [wrap_router, bump_task_version, changelog]
-tasks:
-  {name}: {{}}
-scorers:
-  - name: shared_scorer
-    file: utils/shared.py
-    construct: shared_helper
-"""
-
-
-def test_evals_sharing_a_helper_each_get_a_version_bump_once(repo, registry, capsys):
-    (repo / "src/inspect_evals/utils").mkdir()
-    (repo / "src/inspect_evals/utils/shared.py").write_text(SHARED_HELPER)
+def test_evals_sharing_a_helper_each_get_a_version_bump_once(
+    demo, repo, registry, capsys
+):
+    demo.write({"src/inspect_evals/utils/shared.py": SHARED_HELPER})
     for name in ("alpha", "beta"):
-        (repo / f"src/inspect_evals/{name}").mkdir()
-        (repo / f"src/inspect_evals/{name}/eval.yaml").write_text(
-            f'title: "{name.title()}"\nversion: "2-A"\n'
+        demo.add_eval(
+            name, {f"{name}.py": shared_task(name)}, shared_entry(name, BUMPED)
         )
-        (repo / f"src/inspect_evals/{name}/README.md").write_text(
-            f"# {name.title()}\n\n## Changelog\n\n### [2-A] - 2026-01-01\n\n- First.\n"
-        )
-        (repo / f"src/inspect_evals/{name}/{name}.py").write_text(
-            SHARED_TASK.format(name=name)
-        )
-        (registry / f"{name}.yaml").write_text(SHARED_ENTRY.format(name=name))
+        demo.write(versioned(name, name.title()))
     arguments = [
         "--repo",
         str(repo),
@@ -316,20 +251,13 @@ def test_evals_sharing_a_helper_each_get_a_version_bump_once(repo, registry, cap
     assert capsys.readouterr().out == ""
 
 
-def test_migrating_one_eval_of_a_shared_helper_names_the_others(repo, registry, capsys):
-    (repo / "src/inspect_evals/utils").mkdir()
-    (repo / "src/inspect_evals/utils/shared.py").write_text(SHARED_HELPER)
+def test_migrating_one_eval_of_a_shared_helper_names_the_others(
+    demo, repo, registry, capsys
+):
+    demo.write({"src/inspect_evals/utils/shared.py": SHARED_HELPER})
     for name in ("alpha", "beta"):
-        (repo / f"src/inspect_evals/{name}").mkdir()
-        (repo / f"src/inspect_evals/{name}/{name}.py").write_text(
-            SHARED_TASK.format(name=name)
-        )
-        entry = SHARED_ENTRY.format(name=name)
-        (registry / f"{name}.yaml").write_text(
-            entry.replace(
-                "[wrap_router, bump_task_version, changelog]", "[wrap_router]"
-            )
-        )
+        entry = shared_entry(name, ["wrap_router"])
+        demo.add_eval(name, {f"{name}.py": shared_task(name)}, entry)
     arguments = ["--dry-run", "--repo", str(repo), "--registry", str(registry)]
     assert main(["--eval", "alpha", *arguments]) == 0
     err = capsys.readouterr().err

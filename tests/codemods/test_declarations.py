@@ -29,7 +29,7 @@ from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry, check_entry
 from empty_migrate.source.scan import EvalScan, Finding
 from tests.codemods.golden import GOLDEN
-from tests.codemods.test_bump_task_version import ENTRY
+from tests.demo import DEMO_ENTRY
 
 README = Path(__file__).parents[2] / "README.md"
 THROWAWAY = Declaration(
@@ -57,7 +57,7 @@ def throwaway(monkeypatch):
 
 
 def _target(listed: list[str], changed_by: tuple[str, ...] = ()) -> EvalTarget:
-    entry = validate_entry(yaml.safe_load(ENTRY) | {"codemods": listed})
+    entry = validate_entry(yaml.safe_load(DEMO_ENTRY) | {"codemods": listed})
     return eval_target("demo", entry, EvalScan("demo"), Path("."), "", changed_by)
 
 
@@ -103,7 +103,7 @@ def test_a_new_codemod_importing_the_router_installs_it(throwaway):
 def test_drift_names_findings_a_new_codemod_would_rewrite(throwaway, tmp_path):
     scan = EvalScan("demo", dead_checks=[Finding("demo/scorer.py", 3, "x")])
     (tmp_path / "demo.yaml").write_text(
-        ENTRY.replace("[wrap_router,", "[replace_dead_check, wrap_router,")
+        DEMO_ENTRY.replace("[wrap_router,", "[replace_dead_check, wrap_router,")
     )
     registry = Registry(tmp_path)
     kinds = [d.kind for d in eval_drift(registry, "demo", scan, Path("."))]

@@ -15,7 +15,7 @@ from empty_migrate.codemods.kit.generated import module_source
 from empty_migrate.entries import outcome_data
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.testing.provider_outputs import OUTCOME_EXAMPLES, provider_output
-from tests.codemods.golden import scorer_target
+from tests.demo import scorer_target
 
 REGISTRY = """\
 category: qa

@@ -1,59 +1,51 @@
-"""update_tests: a test is updated only where its text is exactly as recorded."""
+"""update_tests: a test is updated only where its text is exactly as recorded.
+
+A test changed since the registry was written is a golden skip case:
+``golden/update_tests/test_changed_since_it_was_recorded``.
+"""
 
 import pytest
 
 from empty_migrate.codemods import implementation
-from empty_migrate.codemods.kit.base import Skip
-from tests.codemods.golden import scorer_target
+from tests.codemods.check import CodemodCheck
+from tests.demo import entry, scorer_target
 
-CODEMOD = implementation("update_tests")
 TEST = "tests/demo/test_scorer.py"
 SOURCE = "def demo_scorer():\n    pass\n"
-REGISTRY = """\
-category: qa
-polarity: neutral
-output: state.output
-judge: none
-today: "empty completion -> INCORRECT (demo/scorer.py:3)"
-codemods: [wrap_router, update_tests]
-scorers:
-  - name: demo_scorer
-    file: demo/scorer.py
-    construct: factory
-test_updates:
-  - test: tests/demo/test_scorer.py::test_empty
-    why: "an empty answer is now NOANSWER under the policy"
-    edits:
-      - old: "    assert score.value == INCORRECT\\n"
-        new: "    assert score.value == NOANSWER\\n"
-"""
+REGISTRY = entry(
+    codemods=["wrap_router", "update_tests"],
+    today="empty completion -> INCORRECT (demo/scorer.py:3)",
+    tasks=[],
+) + (
+    "test_updates:\n"
+    "  - test: tests/demo/test_scorer.py::test_empty\n"
+    '    why: "an empty answer is now NOANSWER under the policy"\n'
+    "    edits:\n"
+    '      - old: "    assert score.value == INCORRECT\\n"\n'
+    '        new: "    assert score.value == NOANSWER\\n"\n'
+)
 PINNED = "def test_empty():\n    assert score.value == INCORRECT\n"
 UPDATED = "def test_empty():\n    assert score.value == NOANSWER\n"
 
 
 @pytest.fixture
-def target(tmp_path):
-    return scorer_target(tmp_path, SOURCE, REGISTRY)
+def check(tmp_path):
+    target = scorer_target(tmp_path, SOURCE, REGISTRY)
+    return CodemodCheck("update_tests", lambda _: target, path=TEST)
 
 
-def test_touches_only_the_listed_test_files(target):
-    assert CODEMOD.files(target) == [TEST]
+def test_touches_only_the_listed_test_files(tmp_path):
+    target = scorer_target(tmp_path, SOURCE, REGISTRY)
+    assert implementation("update_tests").files(target) == [TEST]
 
 
-def test_applies_the_edit_once_and_then_changes_nothing(target):
-    updated = CODEMOD.transform(PINNED, TEST, target)
-    assert updated == UPDATED
-    assert CODEMOD.transform(updated, TEST, target) == UPDATED
+def test_applies_the_edit_once_and_then_changes_nothing(check):
+    check.check_transformed(PINNED, UPDATED)
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "def test_empty():\n    assert score.value is INCORRECT\n",
+def test_a_test_recorded_twice_stops_the_eval(check):
+    check.check_skipped(
         PINNED + PINNED.replace("test_empty", "test_blank"),
-    ],
-    ids=["changed", "ambiguous"],
-)
-def test_a_test_not_as_recorded_stops_the_eval(target, text):
-    with pytest.raises(Skip, match="test changed since the registry was written"):
-        CODEMOD.transform(text, TEST, target)
+        "the text to update occurs 2 times, not once; the test changed since the "
+        "registry was written",
+    )

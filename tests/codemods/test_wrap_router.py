@@ -1,31 +1,22 @@
 # ruff: noqa: E501  (the expected texts are whole files, one line each)
-"""wrap_router on every return shape: only the returned expression changes."""
+"""wrap_router on every return shape: only the returned expression changes.
+
+Its skips with a golden case of their own: ``golden/wrap_router/*.skip``.
+"""
 
 import textwrap
 
 import pytest
 
-from empty_migrate.codemods import implementation
-from empty_migrate.codemods.kit.base import Skip
-from tests.codemods.golden import SCORER_PATH, scorer_target
+from tests.codemods.check import CodemodCheck
+from tests.demo import entry
 
-CODEMOD = implementation("wrap_router")
-
-REGISTRY = """\
-category: qa
-polarity: neutral
-no_answer_verdict: I
-output: state.output
-judge: none
-today: "empty completion -> INCORRECT (demo/scorer.py:1)"
-codemods: [wrap_router]
-tasks:
-  demo: {}
-scorers:
-  - name: demo_scorer
-    file: demo/scorer.py
-    construct: factory
-"""
+REGISTRY = entry(settings="no_answer_verdict: I\n")
+TASK_REGISTRY = entry(
+    construct="task_scorer",
+    today="empty -> INCORRECT (demo/scorer.py:1)",
+    file="demo/scorer.py",
+)
 
 SHAPES = {
     "plain": """\
@@ -91,80 +82,50 @@ EXPECTED = {  # the router call: one line a keyword, as ruff leaves it later
 }
 
 
-def _target(tmp_path, source):
-    return scorer_target(tmp_path, source, REGISTRY)
+@pytest.fixture
+def check(tmp_path):
+    # the shapes are whole files, some with carriage returns: read as written
+    return CodemodCheck.on_scorer("wrap_router", tmp_path, REGISTRY).but(dedent=False)
+
+
+@pytest.fixture
+def check_task(tmp_path):
+    return CodemodCheck.on_scorer("wrap_router", tmp_path, TASK_REGISTRY)
 
 
 @pytest.mark.parametrize("shape", EXPECTED)
-def test_each_return_shape_is_wrapped_in_place(shape, tmp_path):
-    source = textwrap.dedent(SHAPES[shape])
-    target = _target(tmp_path, source)
-    wrapped = CODEMOD.transform(source, SCORER_PATH, target)
-    assert wrapped == EXPECTED[shape]
-    compile(wrapped, SCORER_PATH, "exec")
+def test_each_return_shape_is_wrapped_in_place(shape, check):
+    # known: unformatted, the alias shape's one import line binds the router
+    # twice, and a second run on it wraps the aliased return again; ruff's
+    # isort (which every run applies) splits the line, and that text is stable
+    again = shape != "already_routed_by_alias"
+    check.check_transformed(textwrap.dedent(SHAPES[shape]), EXPECTED[shape], again)
 
 
-def test_lone_carriage_return_line_ends_are_a_skip(tmp_path):
-    source = SHAPES["old_mac_line_ends"]
-    with pytest.raises(Skip, match="carriage-return"):
-        CODEMOD.transform(source, SCORER_PATH, _target(tmp_path, source))
+def test_lone_carriage_return_line_ends_are_a_skip(check):
+    # no golden case: the harness reads golden files with universal newlines
+    check.check_skipped(SHAPES["old_mac_line_ends"], "carriage-return")
 
 
-def test_a_bare_return_is_a_skip(tmp_path):
-    source = "def demo_scorer():\n    return\n"
-    with pytest.raises(Skip, match="bare return"):
-        CODEMOD.transform(source, SCORER_PATH, _target(tmp_path, source))
-
-
-TASK_REGISTRY = """\
-category: qa
-polarity: neutral
-output: state.output
-judge: none
-today: "empty -> INCORRECT (demo/scorer.py:1)"
-codemods: [wrap_router]
-tasks:
-  demo: {}
-scorers:
-  - name: demo
-    file: demo/scorer.py
-    construct: task_scorer
-"""
-
-
-def test_a_scorer_parameter_is_wrapped_where_it_is_passed(tmp_path):
-    source = "def demo(scorer):\n    return Task(dataset=[], scorer=scorer)\n"
-    target = scorer_target(tmp_path, source, TASK_REGISTRY)
-    wrapped = CODEMOD.transform(source, SCORER_PATH, target)
+def test_a_scorer_parameter_is_wrapped_where_it_is_passed(check_task):
+    wrapped = check_task.run(
+        "def demo(scorer):\n    return Task(dataset=[], scorer=scorer)\n"
+    )
     assert wrapped.splitlines()[-1] == (
         '    return Task(dataset=[], scorer=route_empty_responses(scorer, category="qa"))'
     )
 
 
-def test_a_scorer_variable_is_wrapped_where_it_is_assigned(tmp_path):
+def test_a_scorer_variable_is_wrapped_where_it_is_assigned(check_task):
     source = (
         "def demo(strict):\n"
         "    scorer = match() if strict else includes()\n"
         "    return Task(dataset=[], scorer=scorer)\n"
     )
-    target = scorer_target(tmp_path, source, TASK_REGISTRY)
-    wrapped = CODEMOD.transform(source, SCORER_PATH, target)
+    wrapped = check_task.run(source)
     assert wrapped.splitlines()[2:] == [
         "    scorer = route_empty_responses(match() if strict else includes(), "
         'category="qa")',
         "    return Task(dataset=[], scorer=scorer)",
     ]
-    assert CODEMOD.transform(wrapped, SCORER_PATH, target) == wrapped
-
-
-def test_a_scorer_list_built_up_in_place_is_a_skip(tmp_path):
-    source = (
-        "def demo(strict):\n"
-        "    scorers = [match()]\n"
-        "    if strict:\n"
-        "        scorers.append(includes())\n"
-        "    return Task(dataset=[], scorer=scorers)\n"
-    )
-    target = scorer_target(tmp_path, source, TASK_REGISTRY)
-    with pytest.raises(Skip, match="scorer=scorers: scorers is built up in place"):
-        CODEMOD.transform(source, SCORER_PATH, target)
+    check_task.check_unchanged(wrapped)

@@ -1,169 +1,78 @@
-"""A small eval repository under real git, and its registry, for campaign tests.
+"""The campaign tests' repository under real git, and its registry.
 
-Evals: ``gamma`` (its own scorer), ``alpha`` and ``beta`` (one shared helper),
-``delta`` (manual; it still calls the preset helper, so the helper's shim gets
-a branch of its own). The repository has a pull-request template of its own.
+`tests.delivery.campaigns.build_campaign_repo` writes it: ``gamma`` (its own
+scorer), ``alpha`` and ``beta`` (one shared helper), ``delta`` (manual; it
+still calls the preset helper, so the helper's shim gets a branch of its
+own), and a pull-request template of its own. ``repo``/``registry`` are a
+fresh one; ``campaigned`` a copy of one after a campaign.
 """
 
-import subprocess
+import functools
+import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.cli.test_migrate import RUFF, SHARED_HELPER, SHARED_TASK, TASK
-
-GOLDEN = Path(__file__).parents[2] / "golden"
-SCORERS = (
-    GOLDEN
-    / "install_router/preset_helper_sole_registry_user/before/src/inspect_evals"
-    / "utils/scorers.py"
-)
-
-
-MANUAL_TASK = """\
-from inspect_ai import Task, task
-from inspect_ai.scorer import match
-
-from inspect_evals.utils.scorers import preset_score_on_no_response
-
-
-@task
-def delta() -> Task:
-    return Task(dataset=[], scorer=preset_score_on_no_response(match()))
-"""
-
-ENTRY = """\
-category: qa
-polarity: neutral
-no_answer_verdict: I
-output: state.output
-judge: none
-today: "empty completion -> {scorer} INCORRECT ({file}:5)"
-codemods: [wrap_router, bump_task_version, changelog]
-tasks:
-  {name}: {{}}
-scorers:
-  - name: {scorer}
-    file: {file}
-    construct: {construct}
-"""
-
-MANUAL = """\
-category: qa
-polarity: neutral
-output: state.output
-judge: none
-today: "empty completion -> preset INCORRECT (delta/delta.py:9)"
-codemods: manual
-codemods_reason: left to a person for this test
-"""
-
-TEMPLATE = """\
-# This PR contains
-
-## Description
-
-<!-- What changed and why. -->
-
-## Related issue
-
-Closes: #<issue_number>
-
-## Notes for reviewers
-
-_Anything a reviewer should look at first._
-
-## Checklist
-
-- [ ] Does this change affect existing eval(s)? If yes:
-  - [ ] Have you checked your changes against the evaluation checklist?
-  - [ ] Have the affected task version(s) been incremented?
-  - [ ] Have the affected task changelog(s) been updated?
-- [ ] Is this change consequential to users? If yes:
-  - [ ] Has `uv run scriv create` been run and the changelog fragment committed?
-"""
-
-IDENTITY = {
-    "GIT_AUTHOR_NAME": "Campaign Test",
-    "GIT_AUTHOR_EMAIL": "campaign@example.com",
-    "GIT_COMMITTER_NAME": "Campaign Test",
-    "GIT_COMMITTER_EMAIL": "campaign@example.com",
-}
-
-
-def git(repo: Path, *args: str) -> str:
-    """Run git in `repo`; its stdout."""
-    done = subprocess.run(
-        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
-    )
-    return done.stdout
-
-
-def _eval_files(name: str, title: str, code: str) -> dict[str, str]:
-    package = f"src/inspect_evals/{name}"
-    return {
-        f"{package}/__init__.py": "",
-        f"{package}/{name}.py": code,
-        f"{package}/eval.yaml": f'title: "{title}"\nversion: "2-A"\n',
-        f"{package}/README.md": (
-            f"# {title}\n\n## Changelog\n\n### [2-A] - 2026-01-01\n\n- First.\n"
-        ),
-    }
+from empty_migrate.pipeline.migrate import migrate
+from tests.delivery.campaigns import build_campaign_repo, campaign
+from tests.demo import GIT_IDENTITY, DemoTree
 
 
 @pytest.fixture(autouse=True)
 def identity(monkeypatch):
     """Commits by a fixed person, whatever the machine's git config says."""
-    for key, value in IDENTITY.items():
+    for key, value in GIT_IDENTITY.items():
         monkeypatch.setenv(key, value)
 
 
-@pytest.fixture
-def repo(tmp_path):
-    """The repository, committed on ``main``, with a clean work tree."""
-    root = tmp_path / "repo"
-    files = {
-        "pyproject.toml": RUFF,
-        ".gitignore": "__pycache__/\n",
-        ".github/PULL_REQUEST_TEMPLATE.md": TEMPLATE,
-        "changelog.d/TEMPLATE.md": "<!-- fragments -->\n",
-        "src/inspect_evals/__init__.py": "",
-        "src/inspect_evals/utils/__init__.py": "",
-        "src/inspect_evals/utils/scorers.py": SCORERS.read_text(),
-        "src/inspect_evals/utils/shared.py": SHARED_HELPER,
-        **_eval_files("gamma", "Gamma: a choice benchmark", TASK),
-        **_eval_files("alpha", "Alpha", SHARED_TASK.format(name="alpha")),
-        **_eval_files("beta", "Beta", SHARED_TASK.format(name="beta")),
-        **_eval_files("delta", "Delta", MANUAL_TASK),
-        "tests/__init__.py": "",
-    }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "Initial commit")
-    return root
+@pytest.fixture(autouse=True)
+def migrate_in_process(monkeypatch):
+    """The campaign computes its migration in this process, not a process pool.
+
+    The branches are the subject here; the pool (forked once per run, a third
+    more CPU for these four evals) is checked by tests/pipeline and tests/cli,
+    and by the (slow) Ctrl-C campaign test, which runs the campaign as a real
+    process.
+    """
+    in_process = functools.partial(migrate, jobs=1)
+    monkeypatch.setattr("empty_migrate.delivery.campaign.migrate", in_process)
 
 
 @pytest.fixture
-def registry(tmp_path):
-    """Registry entries for gamma, alpha, beta and delta."""
-    folder = tmp_path / "registry"
-    folder.mkdir()
-    (folder / "gamma.yaml").write_text(
-        ENTRY.format(
-            name="gamma", scorer="gamma", file="gamma/gamma.py", construct="task_scorer"
-        )
-    )
-    for name in ("alpha", "beta"):
-        (folder / f"{name}.yaml").write_text(
-            ENTRY.format(
-                name=name,
-                scorer="shared_scorer",
-                file="utils/shared.py",
-                construct="shared_helper",
-            )
-        )
-    (folder / "delta.yaml").write_text(MANUAL)
-    return folder
+def campaign_tree(demo) -> DemoTree:
+    """The repository, committed on ``main`` (clean work tree), and its registry."""
+    return build_campaign_repo(demo)
+
+
+@pytest.fixture
+def repo(campaign_tree) -> Path:
+    return campaign_tree.repo
+
+
+@pytest.fixture
+def registry(campaign_tree) -> Path:
+    return campaign_tree.registry
+
+
+@pytest.fixture
+def campaigned(built_once, tmp_path) -> DemoTree:
+    """The repository after one campaign (``--all --branch-per-eval``): a copy.
+
+    The campaign runs once in a test run (every test that starts from it
+    would run the same one); each test gets a copy to read or change. The
+    campaign's state file names where it wrote the PR texts (under the
+    original's git folder): a test that compares the state file after
+    another run makes a campaign of its own.
+    """
+    copy = DemoTree(tmp_path / "campaigned")
+    shutil.copytree(built_once("campaign", _campaign), copy.root, symlinks=True)
+    return copy
+
+
+def _campaign(root: Path) -> None:
+    tree = DemoTree.create(root)
+    with pytest.MonkeyPatch.context() as patch:
+        for key, value in GIT_IDENTITY.items():
+            patch.setenv(key, value)
+        build_campaign_repo(tree)
+        assert campaign(tree.repo, tree.registry) == 0

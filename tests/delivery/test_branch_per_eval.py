@@ -8,29 +8,11 @@ import sys
 import pytest
 
 from empty_migrate.cli.main import main
-from tests.delivery.conftest import git
+from tests.delivery.campaigns import CLOSES, ROUTER, TODAY, campaign
+from tests.demo import git
 
-TODAY = ["--today", "2026-12-01"]
 BRANCHES = {"empty-policy/gamma", "empty-policy/shared", "empty-policy/utils.scorers"}
-ROUTER = "src/inspect_evals/utils/empty_response.py"
 TEST_HELPER = "tests/utils/empty_response.py"
-CLOSES = re.compile(r"Closes: no linked issue as [^<\s]|Closes:? #[0-9]+")
-"""What the target's "Check PR template" job accepts (pr-template-check.yml)."""
-
-
-def campaign(repo, registry, *args):
-    return main(
-        [
-            "--all",
-            "--branch-per-eval",
-            "--repo",
-            str(repo),
-            "--registry",
-            str(registry),
-            *TODAY,
-            *args,
-        ]
-    )
 
 
 def branches(repo):
@@ -53,9 +35,9 @@ def untouched(repo):
 
 
 def test_each_eval_gets_a_branch_of_its_files_and_the_shared_files_it_imports(
-    repo, registry, capsys
+    campaigned,
 ):
-    assert campaign(repo, registry) == 0
+    repo = campaigned.repo
 
     untouched(repo)
     assert branches(repo) == BRANCHES
@@ -81,8 +63,8 @@ def test_each_eval_gets_a_branch_of_its_files_and_the_shared_files_it_imports(
     assert "empty-policy/delta" not in branches(repo)  # manual: no diff, no branch
 
 
-def test_branches_merge_in_any_order(repo, registry):
-    assert campaign(repo, registry) == 0
+def test_branches_merge_in_any_order(campaigned):
+    repo = campaigned.repo
     orders = {"forward": sorted(BRANCHES), "backward": sorted(BRANCHES)[::-1]}
     for name, order in orders.items():
         git(repo, "checkout", "-q", "-b", name, "main")
@@ -94,8 +76,8 @@ def test_branches_merge_in_any_order(repo, registry):
     assert merged == set().union(*(changed(repo, b) for b in BRANCHES))
 
 
-def test_evals_sharing_a_helper_get_one_branch_named_for_it(repo, registry):
-    assert campaign(repo, registry) == 0
+def test_evals_sharing_a_helper_get_one_branch_named_for_it(campaigned):
+    repo = campaigned.repo
 
     files = changed(repo, "empty-policy/shared")
     assert "src/inspect_evals/utils/shared.py" in files
@@ -110,8 +92,8 @@ def test_evals_sharing_a_helper_get_one_branch_named_for_it(repo, registry):
     assert message.rstrip().endswith("Generated-by: empty-migrate 0.1.0")
 
 
-def test_a_changed_helper_no_eval_branch_needs_gets_its_own_branch(repo, registry):
-    assert campaign(repo, registry) == 0
+def test_a_changed_helper_no_eval_branch_needs_gets_its_own_branch(campaigned):
+    repo = campaigned.repo
 
     assert changed(repo, "empty-policy/utils.scorers") == {
         "src/inspect_evals/utils/scorers.py",
@@ -182,8 +164,8 @@ def test_a_branch_the_tool_did_not_make_is_never_touched(repo, registry, capsys)
     assert "empty-policy/shared (alpha, beta): exists, made by empty-migrate" in out
 
 
-def test_replace_existing_rebuilds_the_tools_own_branches_only(repo, registry, capsys):
-    assert campaign(repo, registry) == 0
+def test_replace_existing_rebuilds_the_tools_own_branches_only(campaigned, capsys):
+    repo, registry = campaigned.repo, campaigned.registry
     git(repo, "checkout", "-q", "empty-policy/gamma")
     (repo / "extra.txt").write_text("a reviewer's fix\n")
     git(repo, "add", "extra.txt")
@@ -224,6 +206,7 @@ kill -INT "$(cat {pidfile})"
 """
 
 
+@pytest.mark.slow  # two real campaign processes, one stopped by a real SIGINT
 def test_ctrl_c_mid_campaign_keeps_the_checkout_and_a_rerun_finishes(
     repo, registry, tmp_path
 ):
@@ -339,8 +322,8 @@ def test_commit_subjects_follow_a_conventional_history(repo, registry):
     assert subject == "fix(gamma): route non-answers through the empty-response policy"
 
 
-def test_campaign_status_shows_each_branch_as_it_is_now(repo, registry, capsys):
-    assert campaign(repo, registry) == 0
+def test_campaign_status_shows_each_branch_as_it_is_now(campaigned, capsys):
+    repo, registry = campaigned.repo, campaigned.registry
     git(repo, "branch", "-D", "empty-policy/gamma")
     capsys.readouterr()
 

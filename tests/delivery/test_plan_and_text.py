@@ -1,14 +1,15 @@
 """The branch planner's rules and the PR text, on texts given here."""
 
+import functools
 import re
 import sys
 from pathlib import Path
 
 import pytest
 
+from empty_migrate.audit import run as audit_run
 from empty_migrate.cli.main import main
 from empty_migrate.delivery.branches import (
-    Branch,
     PlanError,
     changed_definitions,
     imported_modules,
@@ -20,11 +21,9 @@ from empty_migrate.delivery.git import uses_conventional_commits
 from empty_migrate.delivery.pull_request import DEFAULT_TEMPLATE, Behaviour, render
 from empty_migrate.pipeline.migrate import RunResult
 from empty_migrate.pipeline.runner import EvalResult, FileResult
-from tests.delivery.test_branch_per_eval import CLOSES, campaign
+from tests.delivery.campaigns import CLOSES, ROUTER, campaign, gamma_branch
 
-ROUTER = "src/inspect_evals/utils/empty_response.py"
 SCORERS = "src/inspect_evals/utils/scorers.py"
-EVAL_YAML = "src/inspect_evals/gamma/eval.yaml"
 SCORERS_BEFORE = "def preset(x):\n    return x\n\n\ndef other():\n    return 1\n"
 SCORERS_AFTER = (
     "from inspect_evals.utils.empty_response import route\n\n\n"
@@ -100,37 +99,8 @@ def test_conventional_history_is_most_subjects_typed():
     assert not uses_conventional_commits([])
 
 
-def _branch(**changes):
-    result = EvalResult(
-        "gamma",
-        scoring=["Empty answers now score `NOANSWER` with reason `no_response`."],
-        tests_updated=["tests/gamma/test_gamma.py::test_empty"],
-    )
-    files = {
-        "src/inspect_evals/gamma/gamma.py": "x = 1\n",
-        EVAL_YAML: 'title: "Gamma: choices"\nversion: "3-B"\n',
-        "src/inspect_evals/gamma/README.md": "# Gamma\n",
-        "changelog.d/20261201_empty_migrate_gamma.md": "- Gamma (v3-B): ...\n",
-        ROUTER: "ROUTE = 1\n",
-    }
-    before = {
-        **{path: "old\n" for path in files},
-        EVAL_YAML: 'title: "Gamma: choices"\nversion: "2-B"\n',
-        ROUTER: "",
-    }
-    fields = {
-        "key": "gamma",
-        "evals": ("gamma",),
-        "files": files,
-        "shared": (ROUTER,),
-        "results": (result,),
-        "before": before,
-    }
-    return Branch(**{**fields, **changes})
-
-
 def test_default_sections_when_the_target_has_no_template():
-    text = render(_branch(), None)
+    text = render(gamma_branch(), None)
     headings = re.findall(r"^#{1,2} (.+)$", text, re.MULTILINE)
     assert headings == [
         "This PR contains",
@@ -144,7 +114,7 @@ def test_default_sections_when_the_target_has_no_template():
     assert "- [x] Have the affected task version(s) been incremented?" in text
     assert "- [x] Has the changelog fragment been committed?" in text
     assert CLOSES.search(text)
-    assert text == render(_branch(), DEFAULT_TEMPLATE)
+    assert text == render(gamma_branch(), DEFAULT_TEMPLATE)
 
 
 BUG_FIX_TEMPLATE = """\
@@ -172,7 +142,7 @@ _Describe how to test your fix._
 
 
 def test_a_template_of_other_sections_keeps_them_and_fills_what_it_can():
-    text = render(_branch(), BUG_FIX_TEMPLATE, issue=7)
+    text = render(gamma_branch(), BUG_FIX_TEMPLATE, issue=7)
     assert text.startswith("<!--\nThanks!\n-->\n\n## 🐛 Bug")
     assert "_Describe the bug you are fixing._" in text  # a section it cannot fill
     assert "Closes: #7" in text and "issue_number" not in text
@@ -183,7 +153,7 @@ def test_a_template_of_other_sections_keeps_them_and_fills_what_it_can():
 
 def test_without_a_testing_section_the_description_says_how_to_test():
     template = "## Description\n\n## Checklist\n\n- [ ] Is this change consequential?\n"
-    text = render(_branch(), template)
+    text = render(gamma_branch(), template)
     assert "### How to test" in text and "git checkout empty-policy/gamma" in text
 
 
@@ -197,16 +167,22 @@ def test_measured_behaviour_becomes_a_table_of_what_changed():
         ),
         Behaviour("other", "s", "t", [("empty", "a", "b")]),
     ]
-    text = render(_branch(), None, behaviour=behaviour)
+    text = render(gamma_branch(), None, behaviour=behaviour)
     assert (
         "| empty | judge ('C', reason None, judge x1) | wrong ('N', reason x) |" in text
     )
     assert "`other`" not in text
-    unmeasured = render(_branch(), None)
+    unmeasured = render(gamma_branch(), None)
     assert "Not measured for this text" in unmeasured
 
 
-def test_audit_measures_each_eval_before_and_after_for_its_pr(repo, registry, tmp_path):
+def test_audit_measures_each_eval_before_and_after_for_its_pr(
+    repo, registry, tmp_path, monkeypatch
+):
+    # one audit worker process a tree, not two: each pays for importing inspect_ai
+    monkeypatch.setattr(
+        audit_run, "run_audit", functools.partial(audit_run.run_audit, workers=1)
+    )
     code = campaign(
         repo,
         registry,

@@ -16,9 +16,10 @@ from empty_migrate.delivery.pull_request import render
 from empty_migrate.pipeline.comment_review import CommentReview, ReviewNote, follow
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.pipeline.runner import run_file
-from tests.cli.test_migrate import ENTRY, TASK
-from tests.codemods.golden import SCORER_PATH, scorer_target
-from tests.delivery.test_plan_and_text import _branch
+from tests.delivery.campaigns import gamma_branch as _branch
+from tests.demo import SCORER_PATH, choice_entry, choice_task, scorer_target
+
+ENTRY, TASK = choice_entry("gamma"), choice_task("gamma")
 
 
 def review(before: str, *steps: tuple[str, str]) -> tuple[ReviewNote, ...]:
@@ -286,22 +287,10 @@ STALE_TASK = TASK.replace(
 
 
 @pytest.fixture
-def stale_repo(tmp_path):
+def stale_repo(demo):
     """A one-eval tree whose task has a comment over its scorer."""
-    root = tmp_path / "repo"
-    files = {
-        "pyproject.toml": '[tool.ruff]\nsrc = ["src"]\n',
-        "src/inspect_evals/__init__.py": "",
-        "src/inspect_evals/gamma/__init__.py": "",
-        "src/inspect_evals/gamma/gamma.py": STALE_TASK,
-    }
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    registry = tmp_path / "registry"
-    registry.mkdir()
-    (registry / "gamma.yaml").write_text(ENTRY)
-    return root, registry
+    demo.add_eval("gamma", {"gamma.py": STALE_TASK}, ENTRY)
+    return demo.repo, demo.registry
 
 
 def run_cli(stale_repo, *args):

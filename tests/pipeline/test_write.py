@@ -18,57 +18,22 @@ from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.target import files
 from empty_migrate.target.corpus import fetch_release
 from empty_migrate.target.ruff import Ruff
-from tests.target.test_corpus import fake_cached_release
-
-TASK = """\
-from inspect_ai import Task, task
-from inspect_ai.scorer import choice
-
-
-@task
-def {name}() -> Task:
-    return Task(dataset=[], scorer=choice())
-"""
-
-ENTRY = """\
-category: qa
-polarity: neutral
-output: state.output
-judge: none
-today: "empty completion -> choice() NOANSWER ({name}/{name}.py:8)"
-codemods: [wrap_router]
-tasks:
-  {name}: {{}}
-scorers:
-  - name: {name}
-    file: {name}/{name}.py
-    construct: task_scorer
-"""
+from tests.demo import choice_entry, choice_task, fake_cached_release
 
 EVALS = ["alpha", "beta", "delta", "gamma"]  # --all runs them in this order
-RUFF = '[tool.ruff]\nsrc = ["src"]\ntarget-version = "py311"\n'
 
 
 @pytest.fixture
-def repo(tmp_path):
-    root = tmp_path / "repo"
-    files = {"pyproject.toml": RUFF, "src/inspect_evals/__init__.py": ""}
+def repo(demo):
+    """Four evals, each scored by choice() in a task of its own."""
     for name in EVALS:
-        files[f"src/inspect_evals/{name}/__init__.py"] = ""
-        files[f"src/inspect_evals/{name}/{name}.py"] = TASK.format(name=name)
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    return root
+        demo.add_eval(name, {f"{name}.py": choice_task(name)}, choice_entry(name))
+    return demo.repo
 
 
 @pytest.fixture
-def registry(tmp_path):
-    folder = tmp_path / "registry"
-    folder.mkdir()
-    for name in EVALS:
-        (folder / f"{name}.yaml").write_text(ENTRY.format(name=name))
-    return folder
+def registry(demo, repo):
+    return demo.registry
 
 
 def migrate(repo, registry, *args):
@@ -157,6 +122,7 @@ def test_when_the_router_installer_fails_the_next_eval_installs_the_router(
     assert "def outcome_output" in fixtures.read_text()
 
 
+@pytest.mark.slow  # a real SIGINT at each of eight points: eight whole runs and reruns
 @pytest.mark.parametrize("stop_at", range(1, 9))
 def test_ctrl_c_while_writing_leaves_every_eval_whole(
     repo, registry, monkeypatch, capsys, stop_at

@@ -26,7 +26,7 @@ from inspect_ai.solver import basic_agent
 from empty_migrate.runtime.router import route_empty_responses
 from empty_migrate.testing.models import scripted_model
 from empty_migrate.testing.tools import add
-from tests.conftest import OUTCOME_EXAMPLES
+from tests.outcomes import OUTCOME_EXAMPLES
 
 pytestmark = pytest.mark.inspect_versions
 

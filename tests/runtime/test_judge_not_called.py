@@ -6,7 +6,7 @@ from inspect_ai.scorer import CORRECT, NOANSWER, Target, model_graded_qa
 from empty_migrate.runtime.probe import task_state
 from empty_migrate.runtime.router import Outcome, route_empty_responses
 from empty_migrate.testing.models import RecordingGrader
-from tests.conftest import OUTCOME_EXAMPLES
+from tests.outcomes import OUTCOME_EXAMPLES
 
 pytestmark = pytest.mark.inspect_versions
 

@@ -20,7 +20,7 @@ from empty_migrate.runtime.router import (
     classify,
     route_empty_responses,
 )
-from tests.conftest import OUTCOME_EXAMPLES
+from tests.outcomes import OUTCOME_EXAMPLES
 
 R = 0.25  # a refusal verdict no scorer would return by accident
 WRAPPED = "wrapped scorer"

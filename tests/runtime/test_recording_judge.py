@@ -12,7 +12,7 @@ from empty_migrate.runtime.probe import (
     recording_judge,
     task_state,
 )
-from tests.conftest import OUTCOME_EXAMPLES
+from tests.outcomes import OUTCOME_EXAMPLES
 
 pytestmark = pytest.mark.inspect_versions
 

@@ -37,7 +37,7 @@ from empty_migrate.runtime.router import (
     route_empty_responses,
     store_output,
 )
-from tests.conftest import OUTCOME_EXAMPLES
+from tests.outcomes import OUTCOME_EXAMPLES
 
 pytestmark = pytest.mark.inspect_versions
 

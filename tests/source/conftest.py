@@ -1,7 +1,10 @@
-import textwrap
+"""A small inspect_evals-shaped tree to scan: two evals, a docs-only one, utils."""
+
 from pathlib import Path
 
 import pytest
+
+from tests.demo import write_files
 
 ALPHA_TASK = """
 from inspect_ai import Task, task
@@ -70,33 +73,25 @@ codemods_reason: the package holds only documentation
 """
 
 
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-
-
 @pytest.fixture
-def synthetic_repo(tmp_path) -> Path:
+def synthetic_repo(demo) -> Path:
     """A small inspect_evals-shaped tree: two evals, a docs-only one, utils."""
-    repo = tmp_path / "repo"
-    write(
-        repo / "src/inspect_evals",
+    write_files(
+        demo.repo / "src/inspect_evals",
         {
-            "__init__.py": "",
             "utils/scorers.py": "def preset_score_on_no_response(g, v): ...\n",
             "alpha/__init__.py": "",
             "alpha/alpha.py": ALPHA_TASK,
             "alpha/scorer.py": ALPHA_SCORER,
             "docs/README.md": "no code\n",
         },
+        dedent=True,
     )
-    return repo
+    return demo.repo
 
 
 @pytest.fixture
-def synthetic_registry(tmp_path) -> Path:
-    folder = tmp_path / "registry"
-    write(folder, {"alpha.yaml": ALPHA_YAML, "docs.yaml": DOCS_YAML})
-    return folder
+def synthetic_registry(demo) -> Path:
+    return write_files(
+        demo.registry, {"alpha.yaml": ALPHA_YAML, "docs.yaml": DOCS_YAML}
+    )

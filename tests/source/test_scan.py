@@ -8,7 +8,7 @@ from empty_migrate.cli.main import main
 from empty_migrate.registry.drift import drift, unresolved_references
 from empty_migrate.registry.loader import load_registry
 from empty_migrate.source.scan import scan_repo
-from tests.source.conftest import write
+from tests.demo import write_files
 
 
 def test_scan_finds_what_the_code_holds(synthetic_repo):
@@ -46,7 +46,7 @@ def test_no_drift_when_registry_matches(synthetic_repo, synthetic_registry, caps
 
 
 def test_eval_missing_from_registry(synthetic_repo, synthetic_registry):
-    write(
+    write_files(
         synthetic_repo / "src/inspect_evals", {"beta/beta.py": "@task\ndef beta(): ..."}
     )
     assert drift_lines(synthetic_registry, synthetic_repo) == [
@@ -69,7 +69,7 @@ def test_scorer_moved(synthetic_repo, synthetic_registry):
         "alpha/scorer.py does not exist",
         "alpha: new scorer: @scorer alpha_scorer at alpha/scoring.py:7: alpha_scorer",
     ]
-    write(package, {"scorer.py": "# scorers moved to scoring.py\n"})
+    write_files(package, {"scorer.py": "# scorers moved to scoring.py\n"})
     assert drift_lines(synthetic_registry, synthetic_repo)[0] == (
         "alpha: scorer moved: alpha_scorer (alpha/scorer.py): "
         "not in alpha/scorer.py; moved to alpha/scoring.py:7"
@@ -77,7 +77,7 @@ def test_scorer_moved(synthetic_repo, synthetic_registry):
 
 
 def test_scorer_vanished(synthetic_repo, synthetic_registry):
-    write(synthetic_repo / "src/inspect_evals/alpha", {"scorer.py": "X = 1\n"})
+    write_files(synthetic_repo / "src/inspect_evals/alpha", {"scorer.py": "X = 1\n"})
     assert drift_lines(synthetic_registry, synthetic_repo) == [
         "alpha: scorer vanished: alpha_scorer (alpha/scorer.py): "
         "no definition of 'alpha_scorer' in alpha/scorer.py"
@@ -88,7 +88,7 @@ def test_new_scorer_and_new_task(synthetic_repo, synthetic_registry):
     extra = (
         "@scorer(metrics=[])\ndef beta_scorer(): ...\n@task\ndef alpha_hard(): ...\n"
     )
-    write(synthetic_repo / "src/inspect_evals/alpha", {"extra.py": extra})
+    write_files(synthetic_repo / "src/inspect_evals/alpha", {"extra.py": extra})
     assert drift_lines(synthetic_registry, synthetic_repo) == [
         "alpha: new scorer: @scorer beta_scorer at alpha/extra.py:2: beta_scorer",
         "alpha: new task: @task alpha_hard at alpha/extra.py:4",
@@ -114,7 +114,7 @@ def test_scan_exits_1_on_drift_and_lists_it(synthetic_repo, synthetic_registry, 
 def test_validate_reports_unresolved_references(
     synthetic_repo, synthetic_registry, capsys
 ):
-    write(synthetic_repo / "src/inspect_evals/alpha", {"scorer.py": "X = 1\n"})
+    write_files(synthetic_repo / "src/inspect_evals/alpha", {"scorer.py": "X = 1\n"})
     registry = load_registry(synthetic_registry)
     [problem] = unresolved_references(
         registry, scan_repo(synthetic_repo), synthetic_repo
@@ -176,7 +176,7 @@ def test_dead_checks_in_conditions_and_comprehensions(synthetic_repo):
         "    if args.output:\n"
         "        pass\n"
     )
-    write(synthetic_repo / "src/inspect_evals/alpha", {"more.py": code})
+    write_files(synthetic_repo / "src/inspect_evals/alpha", {"more.py": code})
     dead = [str(f) for f in scan_repo(synthetic_repo)["alpha"].dead_checks]
     assert dead == [
         "alpha/more.py:2: state.output and state.output.completion",
@@ -290,7 +290,7 @@ async def judge_more(message, **options):
 
 
 def flow_repo(synthetic_repo):
-    write(
+    write_files(
         synthetic_repo / "src/inspect_evals",
         {
             "utils/__init__.py": "def message_text(m): ...\n",
@@ -335,7 +335,7 @@ def test_tuples_attributes_and_stripping_carry_the_output(synthetic_repo):
         "            return None\n"
         "    return score\n"
     )
-    write(synthetic_repo / "src/inspect_evals/alpha", {"beta.py": code})
+    write_files(synthetic_repo / "src/inspect_evals/alpha", {"beta.py": code})
     [check] = scan_repo(synthetic_repo)["alpha"].missed_by_name
     assert (check.line, check.check, check.kind) == (
         8,
@@ -364,7 +364,7 @@ def test_an_unresolvable_call_is_listed(synthetic_repo):
         "        return await inner(state.output.completion)\n"
         "    return score\n"
     )
-    write(synthetic_repo / "src/inspect_evals/alpha", {"gamma.py": code})
+    write_files(synthetic_repo / "src/inspect_evals/alpha", {"gamma.py": code})
     assert [str(f) for f in scan_repo(synthetic_repo)["alpha"].unfollowed] == [
         "alpha/gamma.py:5: inner(state.output.completion): a call the scan "
         "cannot resolve (inner is a variable)"
@@ -465,7 +465,9 @@ helpers:
 def test_a_dead_check_in_a_recorded_solver_is_addressed_by_its_note(
     synthetic_repo, synthetic_registry
 ):
-    write(synthetic_repo / "src/inspect_evals/alpha", {"solver.py": FORKING_SOLVER})
+    write_files(
+        synthetic_repo / "src/inspect_evals/alpha", {"solver.py": FORKING_SOLVER}
+    )
     entry = synthetic_registry / "alpha.yaml"
     entry.write_text(entry.read_text().replace(" replace_dead_check,", ""))
     # the scorer's own dead check is the codemod's; the solver's is left

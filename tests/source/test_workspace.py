@@ -7,26 +7,26 @@ from empty_migrate.codemods import eval_target, implementation, names
 from empty_migrate.pipeline.runner import Workspace, migrate_eval
 from empty_migrate.registry.loader import load_entry
 from empty_migrate.source.scan import scan_eval
+from tests.demo import entry
 
 GOLDEN = Path(__file__).parents[2] / "golden"
 PACKAGE = "src/inspect_evals/demo"
 SCORER = f"{PACKAGE}/scorer.py"
 
-REGISTRY = """\
-category: model_graded
-polarity: neutral
-output: state.output
-judge: scorer
-today: "empty completion -> preset INCORRECT (demo/scorer.py:25)"
-codemods: [replace_preset, wrap_router, judge_bypass, replace_dead_check,
-  fix_reason_tag, bump_task_version, changelog]
-tasks:
-  demo: {}
-scorers:
-  - name: demo_scorer
-    file: demo/scorer.py
-    construct: factory
-"""
+REGISTRY = entry(
+    category="model_graded",
+    judge="scorer",
+    codemods=[
+        "replace_preset",
+        "wrap_router",
+        "judge_bypass",
+        "replace_dead_check",
+        "fix_reason_tag",
+        "bump_task_version",
+        "changelog",
+    ],
+    today="empty completion -> preset INCORRECT (demo/scorer.py:25)",
+)
 
 # every codemod that used to read the disk has something to read here: the
 # preset is called through an alias the scan misses (replace_preset looks for

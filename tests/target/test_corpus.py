@@ -10,6 +10,7 @@ from empty_migrate.target.corpus import (
     _extract,
     resolve_target,
 )
+from tests.demo import fake_cached_release
 
 
 @pytest.fixture
@@ -63,15 +64,6 @@ def test_without_repo_elsewhere_uses_the_pinned_release(tmp_path, cache, offline
     target = resolve_target(None, cwd=tmp_path)
     assert target.spec == "pypi:inspect-evals==0.26.0"
     assert "using pypi:inspect-evals==0.26.0" in target.notice
-
-
-def fake_cached_release(cache: Path, version: str) -> Path:
-    tree = cache / f"inspect-evals-{version}"
-    (tree / "src/inspect_evals").mkdir(parents=True)
-    (tree / "src/inspect_evals/__init__.py").write_text("")
-    (tree / SOURCE_MARKER).parent.mkdir()
-    (tree / SOURCE_MARKER).write_text(f"pypi:inspect-evals=={version}\n")
-    return tree
 
 
 def test_cached_release_is_reused_without_the_network(cache, offline):

@@ -1,5 +1,8 @@
 """The do-no-harm gate's bookkeeping: junit reports, comparisons, test folders."""
 
+from pathlib import Path
+
+from empty_migrate.target import own_tests
 from empty_migrate.target.own_tests import (
     TEST_PLUGINS,
     Comparison,
@@ -67,10 +70,37 @@ def test_test_folders_of_the_changed_evals(tmp_path):
     assert folders_of_tests(ids) == ["tests/beta", "tests/gamma"]
 
 
-def test_an_installed_environment_is_reused(tmp_path):
+def test_an_installed_environment_is_reused(tmp_path, monkeypatch):
+    def no_install(command, what):
+        raise AssertionError(f"tried to {what}")
+
+    monkeypatch.setattr(own_tests, "_run", no_install)
     requirements = ["inspect-evals==0.26.0"]
     stamp = tmp_path / "empty-migrate-requirements.txt"
     stamp.write_text("\n".join([*requirements, *TEST_PLUGINS]) + "\n")
+    (tmp_path / "installed.txt").write_text("what the install left\n")
     environment = TargetEnvironment.ensure(tmp_path, requirements)
     assert environment.python == tmp_path / "bin" / "python"
-    assert stamp.is_file()
+    assert (tmp_path / "installed.txt").is_file()  # not removed to start again
+
+
+def test_an_environment_for_other_requirements_is_made_again(tmp_path, monkeypatch):
+    ran: list[str] = []
+
+    def run(command, what):
+        ran.append(what)
+        if what == "create the environment":  # python -m venv ROOT
+            Path(command[-1]).mkdir()
+
+    monkeypatch.setattr(own_tests, "_run", run)
+    stamp = tmp_path / "empty-migrate-requirements.txt"
+    stamp.write_text("inspect-evals==0.25.0\n")
+    (tmp_path / "installed.txt").write_text("what the old install left\n")
+    TargetEnvironment.ensure(tmp_path, ["inspect-evals==0.26.0"])
+    assert ran == [
+        "create the environment",
+        "upgrade pip",
+        "install the target and plugins",
+    ]
+    assert not (tmp_path / "installed.txt").exists()
+    assert stamp.read_text().startswith("inspect-evals==0.26.0\n")

@@ -1,0 +1,9 @@
+from inspect_ai.scorer import INCORRECT, Scorer, model_graded_fact
+
+from inspect_evals.utils.scorers import preset_score_on_no_response
+
+NO_RESPONSE_VALUE = {"score": INCORRECT, "confidence": 100}
+
+
+def demo_scorer() -> Scorer:
+    return preset_score_on_no_response(model_graded_fact(), {'score': INCORRECT, 'confidence': 100})

@@ -1,0 +1,2 @@
+def demo_scorer():
+    return

@@ -8,8 +8,12 @@ walks and prints all of them, on every core. Prints the wall time and peak
 memory (max RSS) of each run, the median of each and the ratio of the
 medians. Goal: ours <= 0.25x of the no-op in wall time (stretch goal 0.1x).
 
+With ``--cold``, each run of ours starts from an empty user cache (no checked
+registry entries, no kept scans, no formatted router): the first run on a
+machine. Without it, runs after the first reuse what the first one kept.
+
 Usage:
-    python bench/migrate_vs_libcst_noop.py [--rounds 3] [TREE]
+    python bench/migrate_vs_libcst_noop.py [--rounds 3] [--cold] [TREE]
 
 TREE defaults to the pinned release, fetched through ``pypi:`` into the cache.
 The tree is copied to a scratch folder first, so neither run can touch it.
@@ -17,6 +21,7 @@ The tree is copied to a scratch folder first, so neither run can touch it.
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -38,13 +43,23 @@ print(elapsed, peak, run.returncode, len(run.stdout))
 """
 
 
-def measure(cwd: Path, command: list[str]) -> tuple[float, float, int, int]:
-    """Wall seconds, peak RSS in MiB, exit code and stdout size of one command."""
+def measure(
+    cwd: Path, command: list[str], cache: Path | None = None
+) -> tuple[float, float, int, int]:
+    """Wall seconds, peak RSS in MiB, exit code and stdout size of one command.
+
+    With `cache`, the command runs with an empty cache folder there.
+    """
+    environ = dict(os.environ)
+    if cache is not None:
+        shutil.rmtree(cache, ignore_errors=True)
+        environ["EMPTY_MIGRATE_CACHE"] = str(cache)
     run = subprocess.run(
         [sys.executable, "-c", MEASURE, str(cwd), *command],
         capture_output=True,
         text=True,
         check=True,
+        env=environ,
     )
     elapsed, peak_kib, code, size = run.stdout.split()
     return float(elapsed), int(peak_kib) / 1024, int(code), int(size)
@@ -54,6 +69,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tree", nargs="?", help=f"inspect_evals tree ({DEFAULT_SPEC})")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--cold", action="store_true", help="an empty cache each run")
     args = parser.parse_args()
     tree = resolve_target(args.tree or DEFAULT_SPEC).path
     with tempfile.TemporaryDirectory() as scratch:
@@ -65,8 +81,9 @@ def main() -> None:
         noop = [sys.executable, "-m", "libcst.tool", "codemod", "noop.NOOPCommand"]
         noop += ["src/inspect_evals"]
         runs: dict[str, list[tuple[float, float, int, int]]] = {"ours": [], "noop": []}
+        cache = Path(scratch) / "cache" if args.cold else None
         for _ in range(args.rounds):
-            runs["ours"].append(measure(copy, ours))
+            runs["ours"].append(measure(copy, ours, cache))
             runs["noop"].append(measure(copy, noop))
     if any(code != 0 or size == 0 for _, _, code, size in runs["ours"]):
         sys.exit(f"empty-migrate did not run: {runs['ours']}")

@@ -319,3 +319,21 @@ def test_output_locations(tmp_path):
     assert problems(
         tmp_path, VALID.replace("output: state.output", "output: store:a,,b")
     )
+
+
+def test_a_checked_text_is_read_back_without_validating_it_again(tmp_path, monkeypatch):
+    from empty_migrate.registry import loader
+
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    path = write(tmp_path, VALID, "demo")
+    first, problems = loader.load_entry(path)
+    assert first is not None and problems == []
+
+    def no_validation(data):
+        raise AssertionError("validated again")
+
+    monkeypatch.setattr(loader, "validate_entry", no_validation)
+    assert loader.load_entry(path) == (first, [])
+    path.write_text(VALID.replace("category: safety", "category: qa"))
+    with pytest.raises(AssertionError, match="validated again"):
+        loader.load_entry(path)

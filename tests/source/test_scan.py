@@ -487,3 +487,44 @@ def test_a_dead_check_in_a_recorded_solver_is_addressed_by_its_note(
         "alpha: helper vanished: forks.solve (alpha/solver.py): the scan finds "
         "no empty check on the output in it"
     ) in drift_lines(synthetic_registry, synthetic_repo)
+
+
+def test_a_scan_is_kept_until_a_file_of_the_package_changes(
+    synthetic_repo, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    first = scan_repo(synthetic_repo)["alpha"]
+    assert list((tmp_path / "cache/scan").glob("*.pickle"))
+    assert scan_repo(synthetic_repo)["alpha"] == first
+    scorer = synthetic_repo / "src/inspect_evals/alpha/scorer.py"
+    scorer.write_text(scorer.read_text().replace("not state.output:", "False:"))
+    assert [f.text for f in scan_repo(synthetic_repo)["alpha"].dead_checks] == []
+
+
+BETA_SCORER = """\
+from inspect_ai.scorer import Score, accuracy, scorer
+
+from inspect_evals.beta.util import check
+
+
+@scorer(metrics=[accuracy()])
+def beta_scorer():
+    async def score(state, target):
+        return Score(value=check(state.output.completion))
+
+    return score
+"""
+
+
+def test_a_kept_scan_is_not_used_once_a_module_it_imports_appears(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    repo = tmp_path / "repo"
+    write_files(repo, {"src/inspect_evals/beta/scorer.py": BETA_SCORER})
+    assert scan_repo(repo)["beta"].flow_checks == []
+    # the helper it imports appears, with an empty check on the output
+    util = "def check(text):\n    if not text:\n        return 0\n    return 1\n"
+    write_files(repo, {"src/inspect_evals/beta/util.py": util})
+    [check] = scan_repo(repo)["beta"].flow_checks
+    assert (check.file, check.function) == ("beta/util.py", "check")

@@ -70,17 +70,25 @@ class Formatter:
         for package in packages:
             self._mirror(root, package / "__init__.py")
         modules = set().union(*map(_imported_modules, texts.values()))
-        prefixes = {
-            Path("src", *parts[:depth])
-            for parts in (module.split(".") for module in modules)
-            for depth in range(1, len(parts) + 1)
-        }
-        for relative in sorted(prefixes):  # a package before its modules
-            if (self.repo / relative).is_dir():
-                (root / relative).mkdir(parents=True, exist_ok=True)
-                self._mirror(root, relative / "__init__.py")
-            else:
-                self._mirror(root, relative.with_suffix(".py"))
+        packages_seen: dict[tuple[str, ...], bool] = {}
+        for module in sorted(modules):
+            parts = tuple(module.split("."))
+            for depth in range(1, len(parts) + 1):  # a package before its modules
+                prefix = parts[:depth]
+                if prefix not in packages_seen:
+                    packages_seen[prefix] = self._mirror_prefix(root, prefix)
+                if not packages_seen[prefix]:
+                    break  # a module, or nothing of the target's: nothing deeper
+
+    def _mirror_prefix(self, root: Path, prefix: tuple[str, ...]) -> bool:
+        """Mirror one prefix of an imported module; whether it is a package."""
+        relative = Path("src", *prefix)
+        if not (self.repo / relative).is_dir():
+            self._mirror(root, relative.with_suffix(".py"))
+            return False
+        (root / relative).mkdir(parents=True, exist_ok=True)
+        self._mirror(root, relative / "__init__.py")
+        return True
 
     def _mirror(self, root: Path, relative: Path) -> bool:
         """Create an empty stand-in for a file that exists in the target."""

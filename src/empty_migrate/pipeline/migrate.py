@@ -9,6 +9,7 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 
 from empty_migrate.codemods import (
@@ -154,17 +155,22 @@ def migrate(
 
     Evals that share a scorer file are migrated in order in one group, so a
     later one sees the earlier one's rewrite; independent groups run in
-    parallel processes (`jobs`, default: one per core).
+    parallel processes (`jobs`, default: one per core), each formatting what
+    its batch of groups rewrote.
     """
     names = [codemod.name for codemod in codemods]
     groups = _independent_groups(registry, evals)
     jobs = min(jobs or os.cpu_count() or 1, len(groups))
+    # chosen before any process starts: a pinned ruff is installed once
+    formatter = Formatter(repo)
+    formatter.ruff  # noqa: B018
     results: dict[str, EvalResult] = {}
     if jobs <= 1:
         workspace = Workspace(repo)
         for group in groups:
             results |= _migrate_group(registry, repo, group, names, today, workspace)
             _report_progress(progress, len(results), len(evals), group)
+        _format(RunResult([results[name] for name in evals], groups), formatter)
     else:
         # imported here: a run of one group (one eval, say) starts no processes
         import multiprocessing
@@ -176,8 +182,10 @@ def migrate(
         )
         try:
             futures = {
-                pool.submit(_migrate_batch, registry, repo, batch, names, today): batch
-                for batch in _batches(groups, jobs * 4)
+                pool.submit(
+                    _migrate_batch, registry, formatter, batch, names, today
+                ): batch
+                for batch in _batches(groups, jobs * 2, repo)
             }
             for future in as_completed(futures):
                 results |= future.result()
@@ -187,8 +195,6 @@ def migrate(
             # on Ctrl-C, stop at once: nothing has been written yet
             pool.shutdown(cancel_futures=True)
     run = RunResult([results[name] for name in evals], groups)
-    formatter = Formatter(repo)
-    _format(run, formatter)
     _settle_shared_files(run)
     if run.changed_files() and formatter.ruff.notice:
         run.notices.append(formatter.ruff.notice)
@@ -208,23 +214,55 @@ def _report_progress(
         progress(done, total, group[-1])
 
 
-def _batches(groups: list[list[str]], count: int) -> list[list[list[str]]]:
-    """Split the groups into about `count` batches of similar size, in order."""
-    size = max(1, -(-len(groups) // count))
-    return [groups[i : i + size] for i in range(0, len(groups), size)]
+def _batches(groups: list[list[str]], count: int, repo: Path) -> list[list[list[str]]]:
+    """Deal the groups into `count` batches of about the same work, largest first.
+
+    A group's work is guessed from the size of its packages' Python files
+    (plus a constant per eval), and each group, largest first, goes to the
+    lightest batch, so that no worker is left with the heavy evals at the
+    end. Within a batch, groups keep their run order.
+    """
+    position = {tuple(group): index for index, group in enumerate(groups)}
+    work = {tuple(group): _work(group, repo) for group in groups}
+    batches: list[list[list[str]]] = [[] for _ in range(min(count, len(groups)))]
+    loads = [0] * len(batches)
+    for group in sorted(groups, key=lambda g: work[tuple(g)], reverse=True):
+        lightest = loads.index(min(loads))
+        batches[lightest].append(group)
+        loads[lightest] += work[tuple(group)]
+    for batch in batches:
+        batch.sort(key=lambda g: position[tuple(g)])
+    ordered = sorted(zip(loads, batches, strict=True), key=lambda lb: -lb[0])
+    return [batch for _, batch in ordered]
+
+
+_EVAL_WORK = 40_000
+"""An eval's work beside its files' size, in bytes of code (scan, codemods, tests)."""
+
+
+def _work(group: list[str], repo: Path) -> int:
+    """A guess at a group's work: its packages' Python code, in bytes."""
+    packages = [repo / PACKAGE_ROOT / name for name in group]
+    code = sum(f.stat().st_size for package in packages for f in package.rglob("*.py"))
+    return code + _EVAL_WORK * len(group)
 
 
 def _migrate_batch(
     registry: Registry,
-    repo: Path,
+    formatter: Formatter,
     batch: list[list[str]],
     names: list[str],
     today: str,
 ) -> dict[str, EvalResult]:
+    """Migrate and format a batch of groups, in a worker process."""
     results: dict[str, EvalResult] = {}
-    workspace = Workspace(repo)
+    workspace = Workspace(formatter.repo)
     for group in batch:
-        results |= _migrate_group(registry, repo, group, names, today, workspace)
+        results |= _migrate_group(
+            registry, formatter.repo, group, names, today, workspace
+        )
+    order = [name for group in batch for name in group]
+    _format(RunResult([results[name] for name in order], batch), formatter)
     return results
 
 
@@ -288,7 +326,10 @@ def _settle_shared_files(run: RunResult) -> None:
             elif file.status == "rewritten" and file.path in final:
                 if final[file.path] != file.after:
                     raise RuntimeError(f"conflicting rewrites of {file.path}")
-                file = replace(file, status="unchanged", before=file.after, review=())
+                # as if it had found the file done: the same for any batching
+                file = replace(
+                    file, status="unchanged", before=file.after, codemods=(), review=()
+                )
             elif file.status == "unchanged" and file.path in orphaned:
                 first = orphaned.pop(file.path)
                 if first.before != file.after and result.status != "failed":
@@ -308,8 +349,8 @@ def _settle_shared_files(run: RunResult) -> None:
 def _format(run: RunResult, formatter: Formatter) -> None:
     """Format every rewritten Python file in one batch, then check it compiles.
 
-    Formatting at the end (two ruff processes for the whole run) rather than
-    per file keeps a 130-eval run fast. An eval whose formatted file no longer
+    Formatting a batch of evals at once (two ruff processes) rather than per
+    file keeps a 130-eval run fast. An eval whose formatted file no longer
     compiles fails, and so does the rest of its group (their rewrites build on
     each other): their files are left as they were. If the formatter itself
     fails, every eval with a rewritten Python file fails.
@@ -356,14 +397,26 @@ def _formatted(file: FileResult, formatted: dict[str, str]) -> FileResult:
     if file.status != "rewritten" or file.path not in formatted:
         return file
     text = formatted[file.path]
-    try:
-        compile(text, file.path, "exec")
-    except SyntaxError as error:
+    if error := _compile_error(text, file.path):
         reason = f"does not compile after formatting: {error}"
         return replace(
             file, status="failed", after=file.before, reason=reason, review=()
         )
     return replace(file, after=text, review=follow(file.review, file.after, text))
+
+
+@lru_cache(maxsize=16)
+def _compile_error(text: str, path: str) -> SyntaxError | None:
+    """Why `text` does not byte-compile, if it does not.
+
+    Kept for the last few texts: every batch of a run formats the same shared
+    files (the router module, the emitted tests' helpers).
+    """
+    try:
+        compile(text, path, "exec")
+    except SyntaxError as error:
+        return error
+    return None
 
 
 def _migrate_one(

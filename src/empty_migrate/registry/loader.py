@@ -8,9 +8,7 @@ passed is kept, as the entry it gave, in the user cache: a later run reads it
 back without pydantic, which is most of what loading an entry costs.
 """
 
-import contextlib
-import hashlib
-import pickle
+import sys
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
@@ -28,8 +26,7 @@ from empty_migrate.entries.schema import (
     validate_entry,
 )
 from empty_migrate.runtime import policy
-from empty_migrate.target.corpus import cache_root
-from empty_migrate.target.files import write_files
+from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.yaml_files import LOADER
 
 EVALS_DIR = Path(__file__).parent / "evals"
@@ -64,6 +61,7 @@ class Registry:
         }
         """Each eval's registry file, by eval name."""
         self._entries: dict[str, EvalEntry] = {}
+        self._texts: dict[str, str] = {}
 
     @property
     def names(self) -> list[str]:
@@ -98,11 +96,12 @@ class Registry:
 
         A cheap first cut, read from the files as text: the entries decide.
         """
-        return [
-            name
-            for name, path in self.files.items()
-            if text in path.read_text(encoding="utf-8")
-        ]
+        if not self._texts:
+            self._texts = {
+                name: path.read_text(encoding="utf-8")
+                for name, path in self.files.items()
+            }
+        return [name for name, source in self._texts.items() if text in source]
 
     def check(self, names: Iterable[str] | None = None) -> None:
         """Load and validate the named entries (all if None), once each.
@@ -151,32 +150,20 @@ def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
     read back from the user cache, without validating it again.
     """
     text = path.read_text(encoding="utf-8")
-    kept = _cache_file(text)
-    with contextlib.suppress(OSError, pickle.UnpicklingError, EOFError):
-        entry = pickle.loads(kept.read_bytes())
-        if isinstance(entry, EvalEntry):
-            return entry, []
+    key = key_of(_checked_by(), text)
+    entry = recall("registry", key)
+    if isinstance(entry, EvalEntry):
+        return entry, []
     entry, problems = _validated(path, text)
     if entry is not None and not problems:
-        with contextlib.suppress(OSError):  # an unwritable cache is no error
-            write_files(kept.parent, {kept.name: pickle.dumps(entry)})
+        keep("registry", key, entry)
     return entry, problems
-
-
-def _cache_file(text: str) -> Path:
-    key = hashlib.sha256(f"{_checked_by()}\0{text}".encode()).hexdigest()[:32]
-    return cache_root() / "registry" / f"{key}.pickle"
 
 
 @cache
 def _checked_by() -> str:
     """What decides whether a text is a valid entry: the code that checks it."""
-    sources = [Path(module.__file__ or "") for module in (schema, policy)]
-    sources.append(Path(__file__))
-    digest = hashlib.sha256(",".join(codemods.names()).encode())
-    for source in sources:
-        digest.update(source.read_bytes())
-    return digest.hexdigest()
+    return code_digest([schema, policy, sys.modules[__name__]], *codemods.names())
 
 
 def _validated(path: Path, text: str) -> tuple[EvalEntry | None, list[str]]:

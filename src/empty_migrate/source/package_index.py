@@ -184,8 +184,9 @@ class PackageIndex:
 
     def _file_of(self, dotted: str) -> str | None:
         relative = PurePosixPath(*dotted.split(".")[1:])
+        files = set(self.files())  # the package's: the one listing of the tree
         for candidate in (f"{relative}.py", f"{relative}/__init__.py"):
-            if (self.workspace.repo / ROOT / candidate).is_file():
+            if candidate in files:
                 return candidate
         return None
 

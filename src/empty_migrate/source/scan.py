@@ -9,6 +9,7 @@ registry is checked against this picture to report drift.
 
 import ast
 import re
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -25,6 +26,7 @@ from empty_migrate.source.syntax import (
     local_name,
 )
 from empty_migrate.source.workspace import Workspace
+from empty_migrate.target.kept import code_digest, keep, key_of, recall
 
 PACKAGE_ROOT = Path("src/inspect_evals")
 NOT_EVALS = {"utils"}
@@ -104,8 +106,24 @@ def scan_repo(repo: Path) -> dict[str, EvalScan]:
 
 
 def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
-    """Scan one eval package, of a tree or as a run's workspace holds it."""
+    """Scan one eval package, of a tree or as a run's workspace holds it.
+
+    A scan reads nothing but the package's own files, so it is kept in the
+    user cache under their paths and texts (and the scan's code): a package
+    scanned before in the same state is not parsed and followed again.
+    """
     workspace = tree if isinstance(tree, Workspace) else Workspace(tree)
+    key = _key(workspace, name)
+    kept = recall("scan", key) if key else None
+    if isinstance(kept, EvalScan):
+        return kept
+    result = _scan(workspace, name)
+    if key:
+        keep("scan", key, result)
+    return result
+
+
+def _scan(workspace: Workspace, name: str) -> EvalScan:
     result = EvalScan(name)
     for path in workspace.python_files((PACKAGE_ROOT / name).as_posix()):
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
@@ -121,6 +139,32 @@ def scan_eval(tree: Path | Workspace, name: str) -> EvalScan:
     report = follow_output(workspace, name)
     result.flow_checks, result.unfollowed = report.checks, report.unfollowed
     return result
+
+
+def _key(workspace: Workspace, name: str) -> str | None:
+    """What the scan of a package depends on: its files' texts and the scan's code.
+
+    None if a file cannot be read as text (the scan reports it, uncached).
+    """
+    parts = [_scan_code(), name]
+    try:
+        for path in workspace.python_files((PACKAGE_ROOT / name).as_posix()):
+            parts += [path, workspace.read(path)]
+    except (UnicodeDecodeError, ValueError, OSError):
+        return None
+    return key_of(*parts)
+
+
+@cache
+def _scan_code() -> str:
+    """The scan's own code: a change to it makes every kept scan stale."""
+    return code_digest(
+        sys.modules[f"empty_migrate.source.{name}"] for name in _SCANNERS
+    )
+
+
+_SCANNERS = ("scan", "findings", "flow", "package_index", "syntax", "workspace")
+"""The modules whose code decides what a scan finds."""
 
 
 def _call_name(node: ast.Call) -> str:

@@ -1,7 +1,7 @@
 """Small real audits: inspect_ai's own scorers run through ``probe`` in-process.
 
-The rows are built by the same code as a full audit's (``audit_worker`` scores
-the fixtures, ``audit.build_audit`` makes the rows); only the scorers differ:
+The rows are built by the same code as a full audit's (`audit.worker` scores the
+fixtures, ``audit.build_audit`` makes the rows); only the scorers differ:
 inspect_ai's ``match()`` and ``model_graded_qa()``, routed or not, and a copy
 of inspect_evals' ``preset_score_on_no_response`` (inspect_evals is not
 installed here).

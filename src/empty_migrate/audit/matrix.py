@@ -5,7 +5,7 @@ run *as the code of the audited tree stands* on one fixture per outcome class
 (``OUTCOME_EXAMPLES``), and each result becomes a row: eval x task x scorer x
 outcome, with the value, the reason, how many times a judge was asked, what was
 raised, the route it took and today's known faults. The scoring itself happens
-in the target's environment (``audit_worker``, started by ``audit_run``); this
+in the target's environment (`worker`, started by `run`); this
 module plans the jobs, turns their results into rows and compares two audits.
 """
 
@@ -76,7 +76,7 @@ class Planned:
         )
 
     def job(self) -> dict[str, Any]:
-        """The worker's job for this scorer (``audit_worker``).
+        """The worker's job for this scorer (`empty_migrate.audit.worker`).
 
         The sample carries the registry's ``probe_metadata``; a per-sample
         polarity eval is audited on its ``refusal_good`` label.
@@ -225,7 +225,7 @@ def make_row(
     observed: Mapping[str, Any],
     dead_checks: Sequence[Finding],
 ) -> Row:
-    """One row from what the worker observed (``audit_worker.observe``)."""
+    """One row from what the worker observed (`empty_migrate.audit.worker.observe`)."""
     settings = item.settings
     overrides = {o.outcome: o.route for o in settings.overrides}
     # where the eval keeps less than the provider gave, the router routes what it sees

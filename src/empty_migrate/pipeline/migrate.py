@@ -158,7 +158,6 @@ def migrate(
     parallel processes (`jobs`, default: one per core), each formatting what
     its batch of groups rewrote.
     """
-    names = [codemod.name for codemod in codemods]
     groups = _independent_groups(registry, evals)
     jobs = min(jobs or os.cpu_count() or 1, len(groups))
     # chosen before any process starts: a pinned ruff is installed once
@@ -166,11 +165,11 @@ def migrate(
     formatter.ruff  # noqa: B018
     results: dict[str, EvalResult] = {}
     if jobs <= 1:
-        workspace = Workspace(repo)
-        for group in groups:
-            results |= _migrate_group(registry, repo, group, names, today, workspace)
-            _report_progress(progress, len(results), len(evals), group)
-        _format(RunResult([results[name] for name in evals], groups), formatter)
+
+        def report(done: int, group: list[str]) -> None:
+            _report_progress(progress, done, len(evals), group)
+
+        results = _migrate_batch(registry, formatter, groups, codemods, today, report)
     else:
         # imported here: a run of one group (one eval, say) starts no processes
         import multiprocessing
@@ -183,7 +182,7 @@ def migrate(
         try:
             futures = {
                 pool.submit(
-                    _migrate_batch, registry, formatter, batch, names, today
+                    _migrate_batch, registry, formatter, batch, codemods, today
                 ): batch
                 for batch in _batches(groups, jobs * 2, repo)
             }
@@ -251,34 +250,26 @@ def _migrate_batch(
     registry: Registry,
     formatter: Formatter,
     batch: list[list[str]],
-    names: list[str],
+    codemods: Sequence[Declaration],
     today: str,
+    on_group: Callable[[int, list[str]], None] | None = None,
 ) -> dict[str, EvalResult]:
-    """Migrate and format a batch of groups, in a worker process."""
+    """Migrate and format a batch of groups (in a worker process, or all in one).
+
+    `on_group` hears, after each group, how many evals are done and the group.
+    """
     results: dict[str, EvalResult] = {}
     workspace = Workspace(formatter.repo)
     for group in batch:
-        results |= _migrate_group(
-            registry, formatter.repo, group, names, today, workspace
-        )
+        for name in group:
+            results[name] = _migrate_one(
+                registry, formatter.repo, name, codemods, today, workspace
+            )
+        if on_group:
+            on_group(len(results), group)
     order = [name for group in batch for name in group]
     _format(RunResult([results[name] for name in order], batch), formatter)
     return results
-
-
-def _migrate_group(
-    registry: Registry,
-    repo: Path,
-    group: list[str],
-    names: list[str],
-    today: str,
-    workspace: Workspace,
-) -> dict[str, EvalResult]:
-    codemods = declared(names)
-    return {
-        name: _migrate_one(registry, repo, name, codemods, today, workspace)
-        for name in group
-    }
 
 
 def _independent_groups(registry: Registry, evals: Sequence[str]) -> list[list[str]]:

@@ -57,7 +57,7 @@ def golden_case(demo, name: str) -> GoldenCase:
 
 def run(target) -> list[FileResult]:
     """judge_bypass on each file it touches, as the runner runs it."""
-    formatter = Formatter(target.repo)
+    formatter = Formatter(target.workspace.repo)
     return [
         run_file(target.read(path), path, [JUDGE_BYPASS], target, formatter)
         for path in JUDGE_BYPASS.files(target)

@@ -122,16 +122,17 @@ def eval_target(
     changed_by: Iterable[str] = (),
     workspace: "Workspace | None" = None,
 ) -> "EvalTarget":
-    """One eval to migrate, its entry's codemods and `changed_by` as declarations."""
+    """One eval to migrate, its entry's codemods and `changed_by` as declarations.
+
+    It reads the tree at `repo` through `workspace`, or a workspace of its own.
+    """
     from empty_migrate.codemods.kit.base import EvalTarget
     from empty_migrate.source.workspace import Workspace
 
     listed = declared(entry.codemods) if isinstance(entry.codemods, list) else ()
     if workspace is None:
         workspace = Workspace(repo)
-    return EvalTarget(
-        name, entry, scan, repo, today, listed, declared(changed_by), workspace
-    )
+    return EvalTarget(name, entry, scan, today, listed, declared(changed_by), workspace)
 
 
 def readme_table() -> str:

@@ -435,7 +435,7 @@ def _migrate_one(
         return EvalResult(
             name, reason=f"code no longer matches the registry ({details})"
         )
-    target = eval_target(name, entry, scan, repo, today)
+    target = eval_target(name, entry, scan, repo, today, workspace=workspace)
     # only the rewrites this eval can use are loaded
     chosen = [implementation(d.name) for d in codemods if d.applies(target.listed)]
     return migrate_eval(target, chosen, workspace)

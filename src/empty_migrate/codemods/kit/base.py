@@ -8,7 +8,6 @@ the runner leaves the whole eval unchanged: nothing is ever half-rewritten.
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import TypeVar
 
 from empty_migrate.codemods.kit.declaration import Declaration
@@ -31,8 +30,6 @@ class EvalTarget:
         name: The eval package name, e.g. ``xstest``.
         entry: Its registry entry.
         scan: What the static scan found in its package.
-        repo: The root of the target tree, for a workspace of its own when
-            none is given; codemods never read it.
         today: The date to write into changelog entries (``YYYY-MM-DD``).
         listed: The codemods its registry entry lists, in pipeline order.
         changed_by: The code codemods that rewrote the eval in this run; the
@@ -45,21 +42,13 @@ class EvalTarget:
     name: str
     entry: EvalEntry
     scan: EvalScan
-    repo: Path
-    today: str = field(default="")
-    listed: tuple[Declaration, ...] = ()
-    changed_by: tuple[Declaration, ...] = ()
-    # None only until __post_init__ gives the target a workspace of `repo`
-    workspace: Workspace = field(  # type: ignore[assignment]
-        default=None, compare=False, repr=False
-    )
+    today: str
+    listed: tuple[Declaration, ...]
+    changed_by: tuple[Declaration, ...]
+    workspace: Workspace = field(compare=False, repr=False)
     _derived: dict[str, object] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
-
-    def __post_init__(self) -> None:
-        if self.workspace is None:
-            object.__setattr__(self, "workspace", Workspace(self.repo))
 
     def read(self, path: str) -> str:
         """The run's current text of a file (from the repo root); "" if none."""

@@ -22,6 +22,12 @@ class Skip(Exception):
     """The construct cannot be rewritten safely; the message says why."""
 
 
+_NOT_IN_ROUTER_CALL = frozenset(
+    {"polarity", "polarity_key", "polarity_labels", "judge", "probe_metadata"}
+)
+"""Settings the router call does not state: polarity, judge location, test metadata."""
+
+
 @dataclass(frozen=True)
 class EvalTarget:
     """One eval to migrate: its registry entry, its scan, and the tree it lives in.
@@ -85,11 +91,12 @@ class EvalTarget:
         """
         tasks = self.entry.tasks_of(scorer)
         resolved = [resolve(self.entry, task, scorer) for task in tasks]
-        # polarity, judge location and test metadata do not appear in the router call
-        unused = {"polarity", "polarity_key", "polarity_labels", "judge"}
-        unused.add("probe_metadata")
         calls = [
-            {key: value for key, value in asdict(r).items() if key not in unused}
+            {
+                key: value
+                for key, value in asdict(r).items()
+                if key not in _NOT_IN_ROUTER_CALL
+            }
             for r in resolved
         ]
         if any(call != calls[0] for call in calls[1:]):

@@ -40,6 +40,7 @@ import re
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from empty_migrate.source.syntax import Positioned, has_position
 
@@ -185,29 +186,43 @@ def _code(node: Positioned, lines: list[str]) -> str:
     line) is left out: a comment above ``return Task(`` is about the call, and
     a comment about ``scorer=...`` sits above that line.
     """
-    if isinstance(node, ast.stmt) and hasattr(node, "body"):
-        if not isinstance(node, _HEADERS):
-            return ast.dump(node)
+    if _compared_whole(node):
+        return ast.dump(node)
+    if isinstance(node, _HEADERS):
         node = copy.copy(node)
         node.body = []
     return ast.dump(_Outline(node, lines).visit(copy.deepcopy(node)))
+
+
+def _compared_whole(node: ast.AST) -> bool:
+    """Whether `_code` compares a node whole: a block that is not a definition."""
+    return (
+        isinstance(node, ast.stmt)
+        and hasattr(node, "body")
+        and not isinstance(node, _HEADERS)
+    )
+
+
+def _starts_a_later_line(
+    part: ast.AST, first: int, lines: list[str]
+) -> TypeGuard[Positioned]:
+    """Whether a part starts a line of its own after line `first`: `_code` drops it."""
+    if not has_position(part) or part.lineno <= first:
+        return False
+    before = lines[part.lineno - 1].encode("utf-8")[: part.col_offset]  # UTF-8 bytes
+    return not before.strip()
 
 
 class _Outline(ast.NodeTransformer):
     """Replaces each part of a node that starts a later line by a placeholder."""
 
     def __init__(self, root: Positioned, lines: list[str]) -> None:
-        self.first = min(
-            [root.lineno] + [d.lineno for d in getattr(root, "decorator_list", [])]
-        )
+        self.first = _first_line(root)
         self.lines = lines
 
     def visit(self, node: ast.AST) -> ast.AST:
-        if has_position(node) and node.lineno > self.first:
-            start = node.col_offset  # in UTF-8 bytes
-            before = self.lines[node.lineno - 1].encode("utf-8")[:start]
-            if not before.strip():
-                return ast.Constant("...")
+        if _starts_a_later_line(node, self.first, self.lines):
+            return ast.Constant("...")
         return self.generic_visit(node)
 
 
@@ -354,18 +369,17 @@ def _code_lines(node: ast.AST, lines: list[str]) -> set[int]:
         last = body - 1 if body > first else first
     else:
         last = getattr(node, "end_lineno", None) or first
-    if isinstance(node, ast.stmt) and hasattr(node, "body"):
-        if not isinstance(node, _HEADERS):
-            return set(range(first, last + 1))
+    if _compared_whole(node):
+        return set(range(first, last + 1))
     left_out: set[int] = set()
     for part in ast.walk(node):
-        line = getattr(part, "lineno", None)
-        if part is node or line is None or line <= first or line > last:
-            continue
-        before = lines[line - 1].encode("utf-8")[: getattr(part, "col_offset", 0)]
-        if not before.strip():
-            end = getattr(part, "end_lineno", None) or line
-            left_out.update(range(line, end + 1))
+        if (
+            part is not node
+            and _starts_a_later_line(part, first, lines)
+            and part.lineno <= last
+        ):
+            end = part.end_lineno or part.lineno
+            left_out.update(range(part.lineno, end + 1))
     return set(range(first, last + 1)) - left_out
 
 

@@ -1,10 +1,11 @@
 """Results kept in the user cache, keyed by everything that decides them.
 
 What the tool computes from a text that rarely changes (a registry file's
-checked entry, the scan of an eval package) is kept as a pickle under the
-user cache, keyed by a digest of its inputs and of the code that computes it,
-so a change to either makes a new key. A missing, unreadable or unwritable
-cache is no error: the value is computed again.
+checked entry, the scan of an eval package, a generated module as ruff
+formats it) is kept as a pickle under the user cache, keyed by a digest of its
+inputs and of the code that computes it, so a change to either makes a new
+key. A missing, unreadable or unwritable cache is no error: the value is
+computed again.
 """
 
 import contextlib

@@ -3,18 +3,16 @@
 The router module and the emitted tests' helpers are this package's own
 source with a note added. `module_source` reads a module without importing it
 (importing the router would import inspect_ai); `ruff_clean` formats a text as
-ruff does by default and keeps the result in the user cache, since it is the
-same on every run until the source changes.
+ruff does by default and keeps the result in the user cache
+(`empty_migrate.target.kept`), since it is the same on every run until the
+source changes.
 """
 
-import contextlib
-import hashlib
 import subprocess
 from importlib.util import find_spec
 from pathlib import Path
 
-from empty_migrate.target.corpus import cache_root
-from empty_migrate.target.files import write_files
+from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.ruff import installed_ruff
 
 
@@ -38,10 +36,10 @@ def ruff_clean(text: str) -> str:
     run's rewriting.
     """
     ruff = installed_ruff()
-    key = hashlib.sha256(f"{ruff.version}\0{text}".encode()).hexdigest()[:32]
-    cached = cache_root() / "router" / f"{key}.py"
-    if cached.is_file():
-        return cached.read_text(encoding="utf-8")
+    key = key_of(ruff.version, text)
+    cached = recall("generated", key)
+    if isinstance(cached, str):
+        return cached
     for args in (["check", "--select", "I", "--fix", "--quiet"], ["format", "--quiet"]):
         text = subprocess.run(
             [*ruff.command, *args, "--isolated", "-"],
@@ -50,6 +48,5 @@ def ruff_clean(text: str) -> str:
             text=True,
             check=True,
         ).stdout
-    with contextlib.suppress(OSError):  # an unwritable cache is no error
-        write_files(cached.parent, {cached.name: text})
+    keep("generated", key, text)
     return text

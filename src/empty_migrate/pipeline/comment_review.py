@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from empty_migrate.source.syntax import Positioned, has_position
+from empty_migrate.source.syntax import Positioned, first_line, has_position
 
 __all__ = ["CommentReview", "ReviewNote", "follow"]
 
@@ -127,10 +127,7 @@ class _Module:
         for node in ast.walk(self.tree):  # breadth first: outer nodes first
             if not has_position(node):  # the module itself has none
                 continue
-            line = node.lineno
-            if isinstance(node, _HEADERS) and node.decorator_list:
-                line = node.decorator_list[0].lineno
-            self._starts.setdefault((line, node.col_offset), node)
+            self._starts.setdefault((first_line(node), node.col_offset), node)
             if node.lineno == node.end_lineno:
                 self._one_line.setdefault(node.lineno, node)
             if isinstance(node, ast.stmt):
@@ -217,7 +214,7 @@ class _Outline(ast.NodeTransformer):
     """Replaces each part of a node that starts a later line by a placeholder."""
 
     def __init__(self, root: Positioned, lines: list[str]) -> None:
-        self.first = _first_line(root)
+        self.first = first_line(root)
         self.lines = lines
 
     def visit(self, node: ast.AST) -> ast.AST:
@@ -361,14 +358,14 @@ def _overlaps(span: tuple[float, float], lines: set[int]) -> bool:
     return math.floor(low) in lines and math.ceil(high) in lines
 
 
-def _code_lines(node: ast.AST, lines: list[str]) -> set[int]:
+def _code_lines(node: Positioned, lines: list[str]) -> set[int]:
     """The lines of the code `_code` compares: where a change can change it."""
-    first = _first_line(node)
+    first = first_line(node)
     if isinstance(node, _HEADERS):
         body = node.body[0].lineno
         last = body - 1 if body > first else first
     else:
-        last = getattr(node, "end_lineno", None) or first
+        last = node.end_lineno or first
     if _compared_whole(node):
         return set(range(first, last + 1))
     left_out: set[int] = set()
@@ -381,12 +378,6 @@ def _code_lines(node: ast.AST, lines: list[str]) -> set[int]:
             end = part.end_lineno or part.lineno
             left_out.update(range(part.lineno, end + 1))
     return set(range(first, last + 1)) - left_out
-
-
-def _first_line(node: ast.AST) -> int:
-    """The line a node starts on, its decorators included."""
-    decorators = getattr(node, "decorator_list", [])
-    return min([getattr(node, "lineno", 0)] + [d.lineno for d in decorators])
 
 
 def _grouped(

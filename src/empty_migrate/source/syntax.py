@@ -28,9 +28,9 @@ questions of the code; each is answered here, once:
   other binding makes its value unknown. The rule errs towards binding (``a[i]
   = v`` rebinds ``a`` and ``i``), so a name's value is never wrongly known.
 * **Docstrings** (`is_docstring`): a statement that is a lone string constant.
-* **Positions** (`Positioned`, `has_position`, `end_of`): the nodes with a
-  place in the source, those with a ``lineno``; ``ast.parse`` gives each an
-  end as well.
+* **Positions** (`Positioned`, `has_position`, `first_line`, `end_of`): the
+  nodes with a place in the source, those with a ``lineno``; a definition
+  starts at its first decorator; ``ast.parse`` gives each node an end as well.
 * **Definitions** (`qualified_definitions`, `outer_functions`, `defines`): a
   function or class is known by its qualified path, the names of the functions
   and classes around it and its own (``("Judge", "score")``), as Python's
@@ -70,6 +70,12 @@ Positioned = (
 def has_position(node: ast.AST) -> TypeGuard[Positioned]:
     """Whether a node has a place in the source: a ``lineno``, and the rest."""
     return hasattr(node, "lineno")
+
+
+def first_line(node: Positioned) -> int:
+    """The line a node starts on, its decorators' included."""
+    decorators: list[ast.expr] = getattr(node, "decorator_list", [])
+    return min([node.lineno, *(d.lineno for d in decorators)])
 
 
 def end_of(node: Positioned) -> tuple[int, int]:

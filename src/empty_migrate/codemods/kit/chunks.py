@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # LibCST loads only when a codemod rewrites through it
     import libcst as cst
 
-from empty_migrate.source.syntax import Positioned, end_of
+from empty_migrate.source.syntax import Positioned, end_of, first_line
 
 _LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _Block = list[ast.stmt]
@@ -65,7 +65,7 @@ class Chunks:
         groups = _line_groups(self.tree.body) if self.positioned else []
         for position, group in enumerate(groups):
             following = groups[position + 1] if position + 1 < len(groups) else None
-            stop = _first_line(following[0]) if following else len(lines) + 1
+            stop = first_line(following[0]) if following else len(lines) + 1
             end = _owned_end(group[-1], lines, stop)
             self._lines[len(self.texts)] = (start + 1, lines[start:end])
             self.texts.append("".join(lines[start:end]))
@@ -168,7 +168,7 @@ class Chunks:
         group = self.statements[index]
         if not group:
             return len(self.texts[index]), len(self.texts[index])
-        start = self.offset(index, _first_line(group[0]))
+        start = self.offset(index, first_line(group[0]))
         return start, self.offset(index, end_of(group[-1])[0] + 1)
 
     def source(self, index: int, node: Positioned) -> str:
@@ -224,16 +224,11 @@ def _line_groups(body: _Block) -> list[_Block]:
     """Top-level statements, grouped when they share a line (``a = 1; b = 2``)."""
     groups: list[_Block] = []
     for statement in body:
-        if groups and _first_line(statement) <= end_of(groups[-1][-1])[0]:
+        if groups and first_line(statement) <= end_of(groups[-1][-1])[0]:
             groups[-1].append(statement)
         else:
             groups.append([statement])
     return groups
-
-
-def _first_line(statement: ast.stmt) -> int:
-    decorators: list[ast.expr] = getattr(statement, "decorator_list", [])
-    return min([statement.lineno, *(d.lineno for d in decorators)])
 
 
 def _owned_end(statement: ast.stmt, lines: list[str], stop: int) -> int:

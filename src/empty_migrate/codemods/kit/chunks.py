@@ -14,16 +14,15 @@ there, and a chunk nobody rewrote keeps its text byte for byte.
 """
 
 import ast
-import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # LibCST loads only when a codemod rewrites through it
     import libcst as cst
 
+from empty_migrate.codemods.kit.expressions import LINE, Located
 from empty_migrate.source.syntax import Positioned, end_of, first_line
 
-_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 _Block = list[ast.stmt]
 
 
@@ -51,33 +50,37 @@ class Chunks:
     def __init__(self, text: str, tree: ast.Module | None = None) -> None:
         self.tree = tree or ast.parse(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
-        lines = _LINE.findall(text)
+        lines = LINE.findall(text)
         self.texts: list[str] = []
         self._statements: list[_Block | None] = []
         self._modules: dict[int, cst.Module] = {}
         # per chunk, the first line number its statements count from, and its
-        # lines; a chunk edited since is missing until its text is read again
-        self._lines: dict[int, tuple[int, list[str]]] = {}
+        # text's positions; a chunk edited since is missing until read again
+        self._located: dict[int, tuple[int, Located]] = {}
         # lone carriage returns: line ends ast counts differently, so no
         # position can be found in the text
         self.positioned = "\r" not in text.replace("\r\n", "")
         start = 0
+        firsts: list[int] = []
         groups = _line_groups(self.tree.body) if self.positioned else []
         for position, group in enumerate(groups):
             following = groups[position + 1] if position + 1 < len(groups) else None
             stop = first_line(following[0]) if following else len(lines) + 1
             end = _owned_end(group[-1], lines, stop)
-            self._lines[len(self.texts)] = (start + 1, lines[start:end])
+            firsts.append(start + 1)
             self.texts.append("".join(lines[start:end]))
             self._statements.append(group)
             start = end
         if not self.texts:
             # no statements, or no positions: the module is one chunk
             self.texts, self._statements = [text], [list(self.tree.body)]
-            self._lines = {0: (1, lines)} if self.positioned else {}
+            firsts = [1] if self.positioned else []
         else:
             self.texts[-1] += "".join(lines[start:])
-            self._lines[len(self.texts) - 1][1].extend(lines[start:])
+        self._located = {
+            index: (first, Located(self.texts[index]))
+            for index, first in enumerate(firsts)
+        }
 
     @property
     def text(self) -> str:
@@ -148,12 +151,8 @@ class Chunks:
         A line past the chunk's last is its end.
         """
         self._read_again(index)
-        first, lines = self._lines[index]
-        row = line - first
-        before = sum(len(text) for text in lines[:row])
-        if row >= len(lines):
-            return before
-        return before + len(lines[row].encode("utf-8")[:column].decode("utf-8"))
+        first, located = self._located[index]
+        return located.index(line - first + 1, column)
 
     def statement_lines(self, index: int) -> tuple[int, int]:
         """Where the chunk's statements are in its text, as whole lines.
@@ -197,17 +196,19 @@ class Chunks:
         """Insert a new chunk of statements after chunk `index`."""
         self.texts.insert(index + 1, text)
         self._statements.insert(index + 1, None)
-        self._lines = {(i + 1 if i > index else i): v for i, v in self._lines.items()}
+        self._located = {
+            (i + 1 if i > index else i): v for i, v in self._located.items()
+        }
         self._modules = {
             (i + 1 if i > index else i): module for i, module in self._modules.items()
         }
-        self._lines.pop(index + 1, None)
+        self._located.pop(index + 1, None)
 
     def _set(self, index: int, text: str) -> None:
         """Give a chunk new text; its statements are read again when needed."""
         self.texts[index] = text
         self._modules.pop(index, None)
-        self._lines.pop(index, None)
+        self._located.pop(index, None)
         self._statements[index] = None
 
     def _read_again(self, index: int) -> None:
@@ -217,7 +218,7 @@ class Chunks:
         text = self.texts[index]
         self._statements[index] = ast.parse(text).body
         if self.positioned:
-            self._lines[index] = (1, _LINE.findall(text))
+            self._located[index] = (1, Located(text))
 
 
 def _line_groups(body: _Block) -> list[_Block]:

@@ -3,13 +3,17 @@
 The codemods that wrap a scorer expression keep its source byte for byte and
 write the new code around it. ``ast`` says where a node is (in UTF-8 bytes
 per line) but leaves out the parentheses around it, which belong to the
-expression as written: ``(grader)`` stays ``(grader)``.
+expression as written: ``(grader)`` stays ``(grader)``. `Located` turns those
+positions into string indexes, here and in each chunk of ``kit/chunks``.
 """
 
 import ast
 import re
 
-_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
+from empty_migrate.source.syntax import Positioned, end_of
+
+LINE = re.compile(r"[^\n]*\n|[^\n]+$")
+"""A line of a text with its end (a last line may have none); ``\r\n`` ends one."""
 _BLANK = " \t\r\n\f"
 
 
@@ -28,31 +32,32 @@ class Located:
     def __init__(self, text: str) -> None:
         self.text = text
         self._starts: list[int] = []
-        self._lines = _LINE.findall(text)
+        self._lines = LINE.findall(text)
         offset = 0
         for line in self._lines:
             self._starts.append(offset)
             offset += len(line)
 
     def index(self, line: int, column: int) -> int:
-        """The string index of an ``ast`` line (from 1) and UTF-8 byte column."""
+        """The string index of an ``ast`` line (from 1) and UTF-8 byte column.
+
+        A line past the text's last is its end.
+        """
         if line > len(self._lines):
             return len(self.text)
         text = self._lines[line - 1]
         return self._starts[line - 1] + len(text.encode("utf-8")[:column].decode())
 
-    def span(self, node: ast.AST) -> tuple[int, int]:
+    def span(self, node: Positioned) -> tuple[int, int]:
         """Where `node` is, without the parentheses around it."""
-        start = self.index(node.lineno, node.col_offset)  # type: ignore[attr-defined]
-        end = self.index(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
-        return start, end
+        return self.index(node.lineno, node.col_offset), self.index(*end_of(node))
 
-    def source(self, node: ast.AST, inside: tuple[int, int]) -> str:
+    def source(self, node: Positioned, inside: tuple[int, int]) -> str:
         """The source of `node` with the parentheses around it that lie `inside`."""
         start, end = self.enclosed(node, inside)
         return self.text[start:end]
 
-    def enclosed(self, node: ast.AST, inside: tuple[int, int]) -> tuple[int, int]:
+    def enclosed(self, node: Positioned, inside: tuple[int, int]) -> tuple[int, int]:
         """Where `node` is with the parentheses around it that lie `inside`.
 
         Args:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # LibCST loads only when a codemod rewrites through it
     import libcst as cst
 
-from empty_migrate.codemods.kit.expressions import LINE, Located
+from empty_migrate.codemods.kit.expressions import LINE, Located, spliced
 from empty_migrate.source.syntax import Positioned, end_of, first_line
 
 _Block = list[ast.stmt]
@@ -187,10 +187,7 @@ class Chunks:
 
     def edit(self, index: int, changes: list[tuple[int, int, str]]) -> None:
         """Replace spans of the chunk's text: ``(start, end, new text)``, apart."""
-        text = self.texts[index]
-        for start, end, new in sorted(changes, reverse=True):
-            text = text[:start] + new + text[end:]
-        self._set(index, text)
+        self._set(index, spliced(self.texts[index], changes))
 
     def insert_after(self, index: int, text: str) -> None:
         """Insert a new chunk of statements after chunk `index`."""

@@ -9,12 +9,20 @@ positions into string indexes, here and in each chunk of ``kit/chunks``.
 
 import ast
 import re
+from collections.abc import Iterable
 
 from empty_migrate.source.syntax import Positioned, end_of
 
 LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 """A line of a text with its end (a last line may have none); ``\r\n`` ends one."""
 _BLANK = " \t\r\n\f"
+
+
+def spliced(text: str, changes: Iterable[tuple[int, int, str]]) -> str:
+    """The text with spans replaced: ``(start, end, new text)``, none overlapping."""
+    for start, end, new in sorted(changes, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
 
 
 def parse_expression(text: str) -> ast.expr:

@@ -26,7 +26,12 @@ from dataclasses import dataclass, field
 
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
-from empty_migrate.codemods.kit.expressions import Located, call_room, parse_expression
+from empty_migrate.codemods.kit.expressions import (
+    Located,
+    call_room,
+    parse_expression,
+    spliced,
+)
 from empty_migrate.codemods.kit.imports import (
     NeededImports,
     add_imports,
@@ -168,10 +173,8 @@ class _Rewrite:
         for call in sorted(calls, key=lambda c: end_of(c.node)):
             start, end = chunks.span(index, call.node)
             inner = [edit for edit in done if start <= edit[0] and edit[1] <= end]
-            source = text[start:end]
-            for a, b, new in sorted(inner, reverse=True):
-                source = source[: a - start] + new + source[b - start :]
-            new = self.routed(source, call)
+            inside = [(a - start, b - start, new) for a, b, new in inner]
+            new = self.routed(spliced(text[start:end], inside), call)
             done = [edit for edit in done if edit not in inner] + [(start, end, new)]
         return done
 

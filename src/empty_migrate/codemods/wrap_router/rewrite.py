@@ -27,6 +27,7 @@ from empty_migrate.codemods.kit.expressions import (
     Located,
     bracket_room,
     parse_expression,
+    spliced,
 )
 from empty_migrate.codemods.kit.imports import NeededImports, add_imports
 from empty_migrate.codemods.kit.router_call import (
@@ -219,12 +220,7 @@ class _Wrap:
             new = self.wrapped(located.text[start:end], inner, settings)
             if new is not None:
                 edits.append((start, end, new))
-        if not edits:
-            return None
-        text = located.text
-        for start, end, new in reversed(edits):
-            text = text[:start] + new + text[end:]
-        return text
+        return spliced(located.text, edits) if edits else None
 
     def wrapped(self, source: str, node: ast.expr, settings: Resolved) -> str | None:
         """The expression in a router call; None if it already calls the router."""

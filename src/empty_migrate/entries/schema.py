@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 from annotated_types import MinLen
 
@@ -26,6 +26,8 @@ from empty_migrate.runtime.policy import Outcome, Route
 if TYPE_CHECKING:  # pydantic validates entries, and loads only to do so
     from pydantic import GetCoreSchemaHandler, TypeAdapter
     from pydantic_core import CoreSchema
+
+_Validated = TypeVar("_Validated")
 
 
 @dataclass(frozen=True)
@@ -166,9 +168,7 @@ class VerdictExpression:
 def _expression_if_named(value: object) -> object:
     # a mapping with an "expression" key is always code, never a dict verdict
     if isinstance(value, dict) and "expression" in value:
-        from pydantic import TypeAdapter  # validation has already loaded it
-
-        return TypeAdapter(VerdictExpression).validate_python(value)
+        return _adapter(VerdictExpression).validate_python(value)
     return value
 
 
@@ -427,14 +427,16 @@ def validate_entry(data: Any) -> EvalEntry:
     Raises:
         pydantic.ValidationError: With every problem found, each at its path.
     """
-    return _adapter().validate_python(data)
+    adapter: TypeAdapter[EvalEntry] = _adapter(EvalEntry)  # cache keeps no generics
+    return adapter.validate_python(data)
 
 
 @cache
-def _adapter() -> "TypeAdapter[EvalEntry]":
+def _adapter(kind: type[_Validated]) -> "TypeAdapter[_Validated]":
+    """Pydantic's validator of one entry class, built once."""
     from pydantic import TypeAdapter  # only validation needs pydantic
 
-    return TypeAdapter(EvalEntry)
+    return TypeAdapter(kind)
 
 
 def as_data(value: Any) -> Any:

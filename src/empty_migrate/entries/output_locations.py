@@ -53,10 +53,6 @@ def seen_as(outcome: Outcome, output: str) -> Outcome:
     """
     if output in ("state.output", "none"):
         return outcome
-    return _seen_through(outcome, output)
-
-
-def _seen_through(outcome: Outcome, output: str) -> Outcome:
     # what the router sees of each outcome's fixture, at each kind of location,
     # is committed data: a migration needs neither inspect_ai nor the fixtures
     return Outcome(seen_at(str(outcome), output))

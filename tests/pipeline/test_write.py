@@ -178,8 +178,11 @@ def test_a_write_error_leaves_the_unit_untouched(tmp_path):
     (tmp_path / "kept.py").write_text("old\n")
     (tmp_path / "blocked").write_text("a file where a folder must go\n")
     unit = write.WriteUnit(("x",), {"kept.py": "new\n", "blocked/new.py": "x\n"})
-    with pytest.raises(OSError):
-        write.write_units(tmp_path, [unit])
+    report = write.write_units(tmp_path, [unit])
+    assert report.failed == {
+        ("x",): "blocked is a file where a folder must go (for blocked/new.py)"
+    }
+    assert report.written == []
     assert (tmp_path / "kept.py").read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["blocked", "kept.py"]
 

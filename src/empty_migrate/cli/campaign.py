@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from empty_migrate.cli.common import note, progress_bar
 from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.pipeline.stops import described, exit_status
 from empty_migrate.target.corpus import CorpusError, resolve_target
 
 DELIVERED = ("created", "replaced", "unchanged")
@@ -184,12 +185,12 @@ def _campaign(
         )
     except campaign.CampaignInterrupted as stop:
         note(
-            f"interrupted: made {len(stop.outcomes)} of "
+            f"{described(stop.signum)}: made {len(stop.outcomes)} of "
             f"{len(stop.outcomes) + len(stop.pending)} branches, each complete; "
             f"{git.current()} is still checked out; run the same command again "
             "to make the rest"
         )
-        return ExitCode.INTERRUPTED
+        return exit_status(stop.signum)
     _print_pr_commands(planned.deliveries, outcomes, base)
     _print_review(planned.deliveries, outcomes)
     return _summary(outcomes, planned.failed, len(planned.deliveries))

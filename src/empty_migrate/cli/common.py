@@ -54,9 +54,11 @@ def selected_evals(
     """The evals a command runs on: all of them, or the names given, once each.
 
     Raises:
-        UsageError: If neither is given, or a name is not a registered eval
-            (the message names close matches).
+        UsageError: If neither is given, or both, or a name is not a
+            registered eval (the message names close matches).
     """
+    if take_all and names:
+        raise UsageError("--all and --eval exclude each other: pass one of them")
     if take_all:
         return registry.names
     if not names:

@@ -15,8 +15,12 @@ class ExitCode(IntEnum):
     """Bad input (arguments, registry, target); nothing was changed."""
     TOOL_ERROR = 3
     """A codemod or the formatter failed; the failed evals were left untouched."""
+    HANGUP = 129
+    """Stopped by SIGHUP, as by Ctrl-C."""
     INTERRUPTED = 130
     """Interrupted (Ctrl-C); every eval (every branch) is complete or untouched."""
+    TERMINATED = 143
+    """Stopped by SIGTERM, as by Ctrl-C."""
 
 
 EPILOG = """\
@@ -27,4 +31,5 @@ exit codes:
   2    bad input (arguments, registry, target): nothing was changed
   3    a codemod or the formatter failed: the failed evals were left untouched
   130  interrupted: every eval (or branch) is either complete or untouched
+       (143 for SIGTERM and 129 for SIGHUP, which stop a run as Ctrl-C does)
 """

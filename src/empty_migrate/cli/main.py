@@ -17,6 +17,7 @@ from empty_migrate.cli.migrate import (
     run_migrate,
 )
 from empty_migrate.cli.registry import add_registry_commands, run_registry
+from empty_migrate.pipeline.stops import described, exit_status, signal_of
 from empty_migrate.runtime.policy import POLICY, Category
 
 
@@ -39,11 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # the reader closed the pipe early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ExitCode.OK
-    except KeyboardInterrupt:
-        # a migration's writes hold Ctrl-C (see empty_migrate.pipeline.write): any
-        # interrupt that gets here came before them or after them
-        print("empty-migrate: interrupted", file=sys.stderr)
-        return ExitCode.INTERRUPTED
+    except KeyboardInterrupt as stop:
+        # a migration's writes hold stop signals (see empty_migrate.pipeline.write):
+        # any that gets here came before them or after them
+        print(f"empty-migrate: {described(signal_of(stop))}", file=sys.stderr)
+        return exit_status(signal_of(stop))
 
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -32,11 +32,14 @@ from empty_migrate.pipeline.migrate import (
     unselected_sharers,
 )
 from empty_migrate.pipeline.runner import FileResult
+from empty_migrate.pipeline.stops import described, exit_status, signal_of
 from empty_migrate.registry.loader import EVALS_DIR, Registry
 from empty_migrate.target.corpus import CorpusError, Target, resolve_target
 
 if TYPE_CHECKING:  # imported when used: only a color terminal needs rich
     from rich.console import Console
+
+    from empty_migrate.pipeline.write import WriteReport
 
 _STYLES = {"+": "green", "-": "red", "@": "cyan", "#": "dim", "h": "bold"}
 _HEADERS = ("diff ", "---", "+++", "new file")
@@ -161,10 +164,14 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     try:
         with progress_bar(evals) as progress:
             run = migrate(registry, target.path, evals, codemods, today, progress)
-    except KeyboardInterrupt:
-        print("empty-migrate: interrupted; nothing was written", file=sys.stderr)
-        return ExitCode.INTERRUPTED
-    return _report(registry, run, args, target.path, writes)
+    except KeyboardInterrupt as stop:
+        note(f"{described(signal_of(stop))}; nothing was written")
+        return exit_status(signal_of(stop))
+    if writes and run.changed_files():
+        stopped = _write(run, target.path)
+        if stopped is not None:
+            return exit_status(stopped)
+    return _report(registry, run, args, writes)
 
 
 def _refuse_cached_write(target: Target, writes: bool) -> None:
@@ -182,34 +189,45 @@ def _list_codemods() -> int:
     return ExitCode.OK
 
 
+def _write(run: RunResult, repo: Path) -> int | None:
+    """Write the run's changes, marking evals that could not be written failed.
+
+    Returns the stop signal that ended the writing early, if one did.
+    """
+    # imported here: a dry run or a check writes nothing
+    from empty_migrate.pipeline.write import WriteInterrupted, write_units
+
+    try:
+        report = write_units(repo, run.write_plan())
+    except WriteInterrupted as stop:
+        _mark_failed(run, stop.report)
+        total = len(stop.written) + len(stop.pending)
+        rest = (
+            "; run the same command again to migrate the rest" if stop.pending else ""
+        )
+        note(
+            f"{described(stop.signum)}: wrote {len(stop.written)} of {total} "
+            f"changed evals, each in full{rest}"
+        )
+        return stop.signum
+    _mark_failed(run, report)
+    return None
+
+
+def _mark_failed(run: RunResult, report: "WriteReport") -> None:
+    for evals, reason in report.failed.items():
+        run.fail(evals, f"not written: {reason}")
+
+
 def _report(
-    registry: Registry,
-    run: RunResult,
-    args: argparse.Namespace,
-    repo: Path,
-    writes: bool,
+    registry: Registry, run: RunResult, args: argparse.Namespace, writes: bool
 ) -> int:
-    """Print the diff or JSON on stdout, write if asked, summarise on stderr."""
+    """Print the diff or JSON on stdout, and the summary and notes on stderr."""
     changed = run.changed_files()
     if args.output_format == "json":
         print(json.dumps(_as_json(run), indent=2))
     elif args.dry_run:
         _print_diff(run, sys.stdout, args.show_shared)
-    if writes and changed:
-        # imported here: a dry run or a check writes nothing
-        from empty_migrate.pipeline.write import WriteInterrupted, write_units
-
-        try:
-            write_units(repo, run.write_plan())
-        except WriteInterrupted as stop:
-            total = len(stop.written) + len(stop.pending)
-            print(
-                f"empty-migrate: interrupted: wrote {len(stop.written)} of {total} "
-                "changed evals, each in full; run the same command again to "
-                "migrate the rest",
-                file=sys.stderr,
-            )
-            return ExitCode.INTERRUPTED
     if args.output_format == "text":
         _print_summary(run, sys.stderr, writes)
     for notice in run.notices:

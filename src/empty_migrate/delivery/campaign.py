@@ -28,7 +28,7 @@ from empty_migrate.delivery.pull_request import (
     title,
 )
 from empty_migrate.pipeline.migrate import Progress, RunResult, migrate
-from empty_migrate.pipeline.write import held_interrupts
+from empty_migrate.pipeline.stops import held_stops
 from empty_migrate.registry.loader import Registry
 from empty_migrate.target.files import write_files
 
@@ -180,12 +180,15 @@ def plan(
 
 
 class CampaignInterrupted(Exception):
-    """Ctrl-C stopped the campaign between two branches."""
+    """A stop signal (Ctrl-C, SIGTERM, SIGHUP) ended the campaign after a branch."""
 
-    def __init__(self, outcomes: list[Outcome], pending: list[str]) -> None:
+    def __init__(
+        self, outcomes: list[Outcome], pending: list[str], signum: int
+    ) -> None:
         super().__init__(f"{len(outcomes)} branch(es) done, {len(pending)} left")
         self.outcomes = outcomes
         self.pending = pending
+        self.signum = signum
 
 
 def deliver(
@@ -202,7 +205,7 @@ def deliver(
     The plan's failed evals are recorded first; they get no branch.
 
     Raises:
-        CampaignInterrupted: If Ctrl-C arrived; the branches before it are
+        CampaignInterrupted: If a stop signal arrived; the branches before it are
             complete and recorded.
     """
     state = State.load(git.git_dir)
@@ -216,16 +219,17 @@ def deliver(
     state.save(git.git_dir)
     deliveries = plan.deliveries
     outcomes: list[Outcome] = []
-    with held_interrupts() as interrupted:
+    with held_stops() as stopped:
         for index, delivery in enumerate(deliveries):
             outcome = _deliver_one(git, delivery, base_commit, pr_dir, replace, state)
             state.save(git.git_dir)
             outcomes.append(outcome)
             if report:
                 report(outcome)
-            if interrupted() and index + 1 < len(deliveries):
+            signum = stopped()
+            if signum is not None:
                 pending = [d.branch.name for d in deliveries[index + 1 :]]
-                raise CampaignInterrupted(outcomes, pending)
+                raise CampaignInterrupted(outcomes, pending, signum)
     return outcomes
 
 

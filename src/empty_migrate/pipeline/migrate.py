@@ -6,7 +6,6 @@ eval has been computed and formatted (see `empty_migrate.pipeline.write`).
 """
 
 import os
-import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -23,6 +22,7 @@ from empty_migrate.codemods.kit.declaration import Declaration
 from empty_migrate.pipeline.comment_review import follow
 from empty_migrate.pipeline.formatter import Formatter, FormatterError
 from empty_migrate.pipeline.runner import EvalResult, FileResult, migrate_eval
+from empty_migrate.pipeline.stops import end_with_parent, ignore_stops
 from empty_migrate.pipeline.write import WriteUnit
 from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry
@@ -65,11 +65,26 @@ class RunResult:
         by_name = {result.eval: result for result in self.evals}
         units = []
         for group in self.groups:
-            changed = [n for n in group if by_name[n].status == "rewritten"]
+            changed = [by_name[n] for n in group if by_name[n].status == "rewritten"]
             if changed:
-                files = RunResult([by_name[n] for n in changed]).changed_files()
-                units.append((min(position[n] for n in changed), changed, files))
-        return [WriteUnit(tuple(names), files) for _, names, files in sorted(units)]
+                first = min(position[result.eval] for result in changed)
+                units.append((first, _unit(changed)))
+        return [unit for _, unit in sorted(units, key=lambda pair: pair[0])]
+
+    def fail(self, evals: Sequence[str], reason: str) -> None:
+        """Mark `evals` failed for `reason`, as if none of their files changed."""
+        for result in self.evals:
+            if result.eval in evals:
+                _fail(result, reason)
+
+
+def _unit(changed: list[EvalResult]) -> WriteUnit:
+    """The evals of a group that changed, as one unit to write."""
+    files = RunResult(changed).changed_files()
+    shared = {
+        f.path for r in changed for f in r.files if f.path in files and is_shared(f)
+    }
+    return WriteUnit(tuple(r.eval for r in changed), dict(files), frozenset(shared))
 
 
 def is_shared(file: FileResult) -> bool:
@@ -130,6 +145,11 @@ def select_codemods(
     """
     chosen = set(only) if only else set(codemod_names())
     chosen -= set(skip or [])
+    if not chosen:
+        raise SelectionError(
+            "--only and --skip leave no codemod to run: skip fewer (see "
+            "--list-codemods)"
+        )
     for codemod in declared(chosen):
         missing = [need for need in codemod.needs if need not in chosen]
         if missing:
@@ -176,9 +196,7 @@ def migrate(
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         context = multiprocessing.get_context("fork")
-        pool = ProcessPoolExecutor(
-            jobs, mp_context=context, initializer=_leave_interrupts_to_parent
-        )
+        pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker)
         try:
             futures = {
                 pool.submit(
@@ -200,10 +218,11 @@ def migrate(
     return run
 
 
-def _leave_interrupts_to_parent() -> None:
-    # a worker interrupted mid-eval would only print a traceback: the parent
-    # process handles Ctrl-C and shuts the pool down
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _start_worker() -> None:
+    # a worker stopped mid-eval would only print a traceback: the parent
+    # process handles the stop signals and shuts the pool down
+    ignore_stops()
+    end_with_parent()
 
 
 def _report_progress(

@@ -19,6 +19,7 @@ from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.pipeline.comment_review import CommentReview, ReviewNote
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.source.workspace import Workspace
+from empty_migrate.target.files import linked_part
 
 __all__ = ["EvalResult", "FileResult", "migrate_eval", "run_file"]
 
@@ -210,6 +211,7 @@ def migrate_eval(
                 f.status == "rewritten" and f.path == update.file for f in result.files
             )
         ]
+    result.files = [_refused_if_linked(f, workspace) for f in result.files]
     blocked = [f for f in result.files if f.status in ("skipped", "failed")]
     if blocked:
         result.reason = "; ".join(f"{f.path}: {f.reason}" for f in blocked)
@@ -233,6 +235,21 @@ def migrate_eval(
             names = (*workspace.changed_by.get(file.path, ()), *file.codemods)
             workspace.changed_by[file.path] = tuple(dict.fromkeys(names))
     return result
+
+
+def _refused_if_linked(file: FileResult, workspace: Workspace) -> FileResult:
+    """A rewrite of a file reached through a symbolic link is skipped.
+
+    Writing it would change a file outside the tree, or replace the link with
+    a plain file: the eval is skipped instead, whether this run writes or not.
+    """
+    if file.status != "rewritten":
+        return file
+    linked = linked_part(workspace.repo, file.path)
+    if linked is None:
+        return file
+    reason = f"{linked} is a symbolic link: migrate the files where they live"
+    return replace(file, status="skipped", after=file.before, reason=reason, review=())
 
 
 def _run(

@@ -1,74 +1,110 @@
 """Write a run's changes into the target tree: group by group, each all or nothing.
 
 A group is the evals that were migrated together because they share a scorer
-file (see `migrate`); it is written as one unit. Every file of the unit is
-first staged beside its destination (a temporary file, flushed to disk), and
-only when all are staged are they renamed into place, so an error while
-writing leaves the unit untouched. Ctrl-C while writing is held until the
-current unit is in place; the run then stops with `WriteInterrupted`, and no
-eval is ever half-written.
+file (see `migrate`); it is written as one unit, by `write_files` (staged,
+then renamed; an error leaves the unit untouched). A unit that cannot be
+written fails its evals with the reason, and the run goes on; the files every
+eval shares (the router module), if that unit held them, pass to the next
+unit. Ctrl-C, SIGTERM and SIGHUP while writing are held until the current
+unit is in place; the run then stops with `WriteInterrupted`, and no eval is
+ever half-written.
 """
 
-import contextlib
-import signal
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from empty_migrate.target.files import write_files
+from empty_migrate.pipeline.stops import held_stops
+from empty_migrate.target.files import Journal, write_files
 
 
 @dataclass(frozen=True)
 class WriteUnit:
-    """The evals written together, and their files' final texts by path."""
+    """The evals written together, and their files' final texts by path.
+
+    Attributes:
+        evals: The evals, in run order.
+        files: Each file's final content, by path.
+        shared: Which of the files every migrated eval needs (the router
+            module): if the unit cannot be written, the next one writes them.
+    """
 
     evals: tuple[str, ...]
-    files: dict[str, str]
+    files: dict[str, str | bytes]
+    shared: frozenset[str] = frozenset()
+
+
+@dataclass
+class WriteReport:
+    """What the writing did: the paths written, and the units that failed."""
+
+    written: list[str] = field(default_factory=list)
+    failed: dict[tuple[str, ...], str] = field(default_factory=dict)
+    """The evals of each unit that could not be written, and why."""
 
 
 class WriteInterrupted(Exception):
-    """Ctrl-C stopped the writing between two units.
+    """A stop signal ended the writing after a unit was in place.
 
     Attributes:
         written: The evals whose files were all written.
         pending: The evals left untouched.
+        signum: The signal that arrived.
+        report: What was written, and what failed, before it.
     """
 
-    def __init__(self, written: list[str], pending: list[str]) -> None:
+    def __init__(
+        self, written: list[str], pending: list[str], signum: int, report: WriteReport
+    ) -> None:
         super().__init__(f"wrote {len(written)} eval(s), {len(pending)} left")
         self.written = written
         self.pending = pending
+        self.signum = signum
+        self.report = report
 
 
-def write_units(repo: Path, units: Sequence[WriteUnit]) -> list[str]:
-    """Write every unit in order; returns the paths written.
+def write_units(
+    repo: Path, units: Sequence[WriteUnit], journal: Journal | None = None
+) -> WriteReport:
+    """Write every unit in order, each whole or not at all.
 
     Raises:
-        WriteInterrupted: If Ctrl-C arrived; the units before it are complete.
+        WriteInterrupted: If a stop signal arrived; the units before it are
+            complete, the rest untouched.
     """
-    written: list[str] = []
-    with held_interrupts() as interrupted:
+    report = WriteReport()
+    carried: dict[str, str | bytes] = {}
+    with held_stops() as stopped:
         for index, unit in enumerate(units):
-            write_files(repo, unit.files)
-            written += sorted(unit.files)
-            if interrupted() and index + 1 < len(units):
+            files = carried | unit.files
+            try:
+                write_files(repo, files, journal)
+            except OSError as error:
+                report.failed[unit.evals] = _reason(error)
+                carried = {
+                    p: files[p] for p in files if p in carried or p in unit.shared
+                }
+            else:
+                report.written += sorted(files)
+                carried = {}
+            signum = stopped()
+            if signum is not None:
+                done = [name for u in units[: index + 1] for name in u.evals]
                 raise WriteInterrupted(
-                    [name for u in units[: index + 1] for name in u.evals],
+                    [name for name in done if not _failed(report, name)],
                     [name for u in units[index + 1 :] for name in u.evals],
+                    signum,
+                    report,
                 )
-    return written
+    return report
 
 
-@contextlib.contextmanager
-def held_interrupts() -> Iterator[Callable[[], bool]]:
-    """Hold SIGINT while the block runs; yields a check of whether one arrived."""
-    received: list[int] = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda sig, frame: received.append(sig))
-    except ValueError:  # not the main thread: signals cannot be held here
-        yield lambda: False
-        return
-    try:
-        yield lambda: bool(received)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+def _failed(report: WriteReport, name: str) -> bool:
+    return any(name in evals for evals in report.failed)
+
+
+def _reason(error: OSError) -> str:
+    """An error as one line: the message, and the file when the OS names one."""
+    if error.filename and error.strerror:
+        return f"could not write {error.filename}: {error.strerror}"
+    return str(error)

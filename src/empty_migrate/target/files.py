@@ -1,58 +1,186 @@
 """Writing files whole or not at all: into the target, the cache, a PR folder.
 
-Every file is first staged beside its destination (a temporary file, flushed
-to disk), and only when all are staged are they renamed into place, so an
-error while writing leaves every destination as it was.
+Every file is first staged beside its destination (a temporary file named
+``.em-<token>-<name>``, flushed to disk), and only when all are staged are
+they renamed into place. An error while staging leaves every destination as
+it was; an error while renaming puts back the files already renamed.
+
+Nothing is written through a symbolic link: a destination that is one, or
+lies under a folder that is one, is refused before anything is staged (a
+write there would land outside the tree, or replace the link with a file).
+
+A `Journal` (a file the caller keeps outside the tree) names the staging
+files before they are made, and says when the renames begin, so that what a
+killed process left can be cleared by the next run (`recover`): staging
+files are removed, and renames that had begun are finished.
+
+For tests, `EMPTY_MIGRATE_PAUSE_AT` (``staged`` or ``renaming``) with
+`EMPTY_MIGRATE_PAUSE_FILE` makes a write stop at that point (after staging a
+set of files; after its first rename): it creates the pause file, holding its
+process id, and waits until the file is removed. Unset, nothing pauses.
 """
 
 import contextlib
+import json
 import os
-import tempfile
-from collections.abc import Mapping
-from pathlib import Path
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+STAGING_PREFIX = ".em-"
+PAUSE_AT = "EMPTY_MIGRATE_PAUSE_AT"
+PAUSE_FILE = "EMPTY_MIGRATE_PAUSE_FILE"
+
+Content = str | bytes
 
 
-def write_files(root: Path, files: Mapping[str, str | bytes]) -> None:
+class WriteError(OSError):
+    """A file cannot be written where it must go; the message says which and why."""
+
+
+def write_files(
+    root: Path, files: Mapping[str, Content], journal: "Journal | None" = None
+) -> None:
     """Write files under `root` all or nothing: stage each, then rename all.
 
     A text is written as UTF-8 with its line ends as they are; bytes as they are.
 
-    An error while staging removes what was staged (and the folders made for
-    it) and leaves every destination as it was.
+    Args:
+        root: The folder the paths are relative to (``/``-separated).
+        files: The content of each file, by path.
+        journal: Where to record the staging files while they exist.
+
+    Raises:
+        WriteError: If a destination is a symbolic link or under one, or
+            cannot be written (a folder where the file must go, say); nothing
+            was written.
+        OSError: If staging or renaming failed; every destination is as it was.
     """
-    mode = _new_file_mode()
-    staged: list[tuple[str, Path]] = []
+    for path in sorted(files):
+        if problem := unwritable(root, path):
+            raise WriteError(problem)
+    token = secrets.token_hex(4)
+    pairs = [_staging_pair(root, path, token) for path in sorted(files)]
+    if journal:
+        journal.record("staging", root, pairs)
     created: list[Path] = []
     try:
-        for path, text in sorted(files.items()):
-            destination = root / path
-            created += _make_parents(destination.parent)
-            staged.append((_stage(destination, text, mode), destination))
+        originals = _stage_all(pairs, files, root, created)
+        _pause_for_tests("staged")
+        if journal:
+            journal.record("renaming", root, pairs)
+        _rename_all(pairs, originals)
     except BaseException:
-        for temp, _ in staged:
-            Path(temp).unlink(missing_ok=True)
+        for temp, _ in pairs:
+            temp.unlink(missing_ok=True)
         for folder in reversed(created):
             with contextlib.suppress(OSError):
                 folder.rmdir()
         raise
-    for temp, destination in staged:
-        os.replace(temp, destination)
+    finally:
+        if journal:
+            journal.clear()
 
 
-def _stage(destination: Path, content: str | bytes, new_mode: int) -> str:
-    handle, temp = tempfile.mkstemp(dir=destination.parent, prefix=".em-")
-    data = content.encode("utf-8") if isinstance(content, str) else content
+def linked_part(root: Path, path: str) -> str | None:
+    """The first part of `path` under `root` that is a symbolic link, if any.
+
+    A file written at `path` would land where that link points (or, if the
+    link is the file itself, replace it), not in the tree under `root`.
+    """
+    parts = PurePosixPath(path).parts
+    if not parts or PurePosixPath(path).is_absolute() or ".." in parts:
+        return path
+    current = root
+    for index, part in enumerate(parts):
+        current = current / part
+        if current.is_symlink():
+            return "/".join(parts[: index + 1])
+        if not current.exists():
+            return None
+    return None
+
+
+def unwritable(root: Path, path: str) -> str | None:
+    """Why a file could not be written at `path` under `root`, if it could not."""
+    if linked := linked_part(root, path):
+        return f"{linked} is a symbolic link: nothing is written through it"
+    destination = root / path
+    if destination.is_dir():
+        return f"{path} is a folder where a file must go"
+    folder = destination.parent
+    while not folder.exists():
+        folder = folder.parent
+    if not folder.is_dir():
+        where = folder.relative_to(root) if folder.is_relative_to(root) else folder
+        return f"{where} is a file where a folder must go (for {path})"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot write in {folder} (for {path}): check its permissions"
+    return None
+
+
+def _staging_pair(root: Path, path: str, token: str) -> tuple[Path, Path]:
+    destination = root / path
+    return destination.with_name(f"{STAGING_PREFIX}{token}-{destination.name}"), (
+        destination
+    )
+
+
+def _stage_all(
+    pairs: Sequence[tuple[Path, Path]],
+    files: Mapping[str, Content],
+    root: Path,
+    created: list[Path],
+) -> dict[Path, bytes | None]:
+    """Stage every file; returns each destination's content before (None: new)."""
+    mode = _new_file_mode()
+    originals: dict[Path, bytes | None] = {}
+    for temp, destination in pairs:
+        created += _make_parents(destination.parent)
+        exists = destination.is_file()
+        originals[destination] = destination.read_bytes() if exists else None
+        content = files[destination.relative_to(root).as_posix()]
+        data = content.encode("utf-8") if isinstance(content, str) else content
+        _stage(temp, data, destination.stat().st_mode if exists else mode)
+    return originals
+
+
+def _stage(temp: Path, data: bytes, mode: int) -> None:
+    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(handle, "wb") as stream:
+        stream.write(data)
+        stream.flush()
+        os.fsync(stream.fileno())
+    os.chmod(temp, mode)
+
+
+def _rename_all(
+    pairs: Sequence[tuple[Path, Path]], originals: Mapping[Path, bytes | None]
+) -> None:
+    """Rename every staged file into place; on an error, undo the renames made."""
+    renamed: list[Path] = []
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        exists = destination.exists()
-        os.chmod(temp, destination.stat().st_mode if exists else new_mode)
+        for temp, destination in pairs:
+            os.replace(temp, destination)
+            renamed.append(destination)
+            if len(renamed) == 1:
+                _pause_for_tests("renaming")
     except BaseException:
-        Path(temp).unlink(missing_ok=True)
+        for destination in renamed:
+            _put_back(destination, originals[destination])
         raise
-    return temp
+
+
+def _put_back(destination: Path, original: bytes | None) -> None:
+    """Restore a destination's content from before the write (remove a new file)."""
+    if original is None:
+        destination.unlink(missing_ok=True)
+        return
+    temp = destination.with_name(f"{STAGING_PREFIX}{secrets.token_hex(4)}-undo")
+    _stage(temp, original, destination.stat().st_mode)
+    os.replace(temp, destination)
 
 
 def _make_parents(folder: Path) -> list[Path]:
@@ -66,9 +194,99 @@ def _make_parents(folder: Path) -> list[Path]:
 def _new_file_mode() -> int:
     """The mode a new file gets under the current umask (0644 under 022).
 
-    `tempfile.mkstemp` creates files readable by their owner only; a migrated
-    file must look as if a person had written it.
+    A staging file is created readable by its owner only; a migrated file
+    must look as if a person had written it.
     """
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask
+
+
+def _pause_for_tests(point: str) -> None:
+    """Wait at `point` while the pause file exists, if a test asked (see above)."""
+    pause = os.environ.get(PAUSE_FILE)
+    if not pause or os.environ.get(PAUSE_AT) != point:
+        return
+    Path(pause).write_text(str(os.getpid()))
+    while Path(pause).exists():
+        time.sleep(0.01)
+
+
+@dataclass(frozen=True)
+class Journal:
+    """A record of the staging files of the write in progress, kept in `path`.
+
+    It is written (whole, by rename) before the staging files are made and
+    again before the renames begin, and removed when the write is over.
+    """
+
+    path: Path
+
+    def record(
+        self, phase: str, root: Path, pairs: Sequence[tuple[Path, Path]]
+    ) -> None:
+        """Record that writing `pairs` (staging file, destination) is at `phase`."""
+        entry = {
+            "pid": os.getpid(),
+            "phase": phase,
+            "files": [
+                [temp.relative_to(root).as_posix(), dest.relative_to(root).as_posix()]
+                for temp, dest in pairs
+            ],
+        }
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temp = self.path.with_name(f"{self.path.name}.{os.getpid()}")
+        _stage_replacing(temp, json.dumps(entry).encode())
+        os.replace(temp, self.path)
+
+    def clear(self) -> None:
+        """The write is over: forget it."""
+        self.path.unlink(missing_ok=True)
+
+
+def _stage_replacing(temp: Path, data: bytes) -> None:
+    temp.unlink(missing_ok=True)
+    _stage(temp, data, 0o644)
+
+
+def recover(journal: Journal, root: Path) -> str | None:
+    """Clear what a killed write into `root` left, as its journal names it.
+
+    Staging files are removed; if the renames had begun, the remaining
+    staged files are renamed into place, so the set is written whole. Only
+    files the journal names, under `root` and named as staging files, are
+    touched. Returns a one-line account, or None when there was nothing.
+    """
+    try:
+        entry = json.loads(journal.path.read_text(encoding="utf-8"))
+        phase, pid = entry["phase"], entry["pid"]
+        pairs = [(str(temp), str(dest)) for temp, dest in entry["files"]]
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError, KeyError, TypeError):
+        journal.clear()
+        return f"ignored an unreadable write journal at {journal.path}"
+    pairs = [
+        (temp, dest)
+        for temp, dest in pairs
+        if PurePosixPath(temp).name.startswith(STAGING_PREFIX)
+        and PurePosixPath(temp).parent == PurePosixPath(dest).parent
+        and not linked_part(root, temp)
+        and not linked_part(root, dest)
+        and (root / temp).is_file()
+    ]
+    for temp, dest in pairs:
+        if phase == "renaming":
+            os.replace(root / temp, root / dest)
+        else:
+            (root / temp).unlink()
+    journal.clear()
+    if not pairs:
+        return None
+    if phase == "renaming":
+        names = ", ".join(dest for _, dest in pairs)
+        return (
+            f"finished writing {len(pairs)} file(s) a stopped run (pid {pid}) "
+            f"was renaming into place: {names}"
+        )
+    return f"removed {len(pairs)} staging file(s) a stopped run (pid {pid}) left"

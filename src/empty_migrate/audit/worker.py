@@ -25,6 +25,7 @@ from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Scorer
 
 from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
+from empty_migrate.pipeline.stops import end_with_parent
 from empty_migrate.runtime import probe
 from empty_migrate.testing.offline import network_closed, no_async_back_off
 
@@ -134,6 +135,7 @@ async def run_jobs(jobs: list[dict[str, Any]], out: Path) -> None:
 
 def main(argv: list[str]) -> None:
     """``python -m empty_migrate.audit.worker JOBS.json OUT.jsonl``."""
+    end_with_parent()  # a killed audit leaves no worker running scorers
     jobs = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
     with network_closed(), no_async_back_off():
         asyncio.run(run_jobs(jobs, Path(argv[1])))

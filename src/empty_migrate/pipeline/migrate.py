@@ -28,6 +28,7 @@ from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry
 from empty_migrate.source.scan import PACKAGE_ROOT, scan_eval
 from empty_migrate.source.workspace import Workspace
+from empty_migrate.target.files import pause_for_tests
 
 Progress = Callable[[int, int, str], None]
 
@@ -277,6 +278,7 @@ def _migrate_batch(
 
     `on_group` hears, after each group, how many evals are done and the group.
     """
+    pause_for_tests("migrating")
     results: dict[str, EvalResult] = {}
     workspace = Workspace(formatter.repo)
     for group in batch:

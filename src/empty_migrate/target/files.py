@@ -14,10 +14,12 @@ files before they are made, and says when the renames begin, so that what a
 killed process left can be cleared by the next run (`recover`): staging
 files are removed, and renames that had begun are finished.
 
-For tests, `EMPTY_MIGRATE_PAUSE_AT` (``staged`` or ``renaming``) with
-`EMPTY_MIGRATE_PAUSE_FILE` makes a write stop at that point (after staging a
-set of files; after its first rename): it creates the pause file, holding its
-process id, and waits until the file is removed. Unset, nothing pauses.
+For tests, `EMPTY_MIGRATE_PAUSE_AT` with `EMPTY_MIGRATE_PAUSE_FILE` makes a
+process stop at one point (`pause_for_tests`): ``staged`` (a journaled write,
+into the target, has staged its files), ``renaming`` (it has made its first
+rename) or ``migrating`` (a migration process is about to compute its evals). There it creates the pause
+file, holding its process id, and waits until the file is removed. Unset,
+nothing pauses.
 """
 
 import contextlib
@@ -68,10 +70,10 @@ def write_files(
     created: list[Path] = []
     try:
         originals = _stage_all(pairs, files, root, created)
-        _pause_for_tests("staged")
         if journal:
+            pause_for_tests("staged")
             journal.record("renaming", root, pairs)
-        _rename_all(pairs, originals)
+        _rename_all(pairs, originals, journal is not None)
     except BaseException:
         for temp, _ in pairs:
             temp.unlink(missing_ok=True)
@@ -157,7 +159,9 @@ def _stage(temp: Path, data: bytes, mode: int) -> None:
 
 
 def _rename_all(
-    pairs: Sequence[tuple[Path, Path]], originals: Mapping[Path, bytes | None]
+    pairs: Sequence[tuple[Path, Path]],
+    originals: Mapping[Path, bytes | None],
+    journaled: bool,
 ) -> None:
     """Rename every staged file into place; on an error, undo the renames made."""
     renamed: list[Path] = []
@@ -165,8 +169,8 @@ def _rename_all(
         for temp, destination in pairs:
             os.replace(temp, destination)
             renamed.append(destination)
-            if len(renamed) == 1:
-                _pause_for_tests("renaming")
+            if journaled and len(renamed) == 1:
+                pause_for_tests("renaming")
     except BaseException:
         for destination in renamed:
             _put_back(destination, originals[destination])
@@ -202,8 +206,12 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def _pause_for_tests(point: str) -> None:
-    """Wait at `point` while the pause file exists, if a test asked (see above)."""
+def pause_for_tests(point: str) -> None:
+    """Wait at `point` until the pause file is removed, if a test asked (see above).
+
+    Inert unless both environment variables are set, and `point` is the one
+    named.
+    """
     pause = os.environ.get(PAUSE_FILE)
     if not pause or os.environ.get(PAUSE_AT) != point:
         return

@@ -22,7 +22,7 @@ from pathlib import Path
 import yaml
 
 from empty_migrate.target.corpus import CorpusError, cache_root, pip_command
-from empty_migrate.target.yaml_files import load_yaml
+from empty_migrate.target.yaml_files import read_yaml
 
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
 RUFF_HOOKS = "astral-sh/ruff-pre-commit"
@@ -62,8 +62,8 @@ def pinned_version(repo: Path) -> str | None:
     if not path.is_file():
         return None
     try:
-        config = load_yaml(path.read_text(encoding="utf-8")) or {}
-    except yaml.YAMLError:
+        config = read_yaml(path) or {}
+    except yaml.YAMLError:  # unreadable or hostile: as if it pinned nothing
         return None
     for hook in config.get("repos", []) if isinstance(config, dict) else []:
         if isinstance(hook, dict) and str(hook.get("repo", "")).endswith(RUFF_HOOKS):

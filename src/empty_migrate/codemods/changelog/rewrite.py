@@ -17,6 +17,8 @@ a second run changes nothing. Safe: it changes no score.
 
 import re
 
+import yaml
+
 from empty_migrate.codemods.bump_task_version.rewrite import (
     TaskVersion,
     already_bumped,
@@ -32,7 +34,7 @@ from empty_migrate.codemods.bump_task_version.rewrite import (
 )
 from empty_migrate.codemods.changelog import text as words
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
-from empty_migrate.target.yaml_files import load_yaml
+from empty_migrate.target.yaml_files import load_yaml, yaml_problem
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -126,7 +128,11 @@ def _bullets(target: EvalTarget) -> str:
 
 
 def _title(target: EvalTarget) -> str:
-    metadata = load_yaml(read(target, eval_yaml(target))) or {}
+    try:
+        metadata = load_yaml(read(target, eval_yaml(target))) or {}
+    except yaml.YAMLError as error:
+        line, problem = yaml_problem(error)
+        raise Skip(f"eval.yaml does not parse (line {line}): {problem}") from None
     title = metadata.get("title") if isinstance(metadata, dict) else None
     if not isinstance(title, str) or not title.strip():
         raise Skip("eval.yaml has no title for the changelog")

@@ -6,13 +6,19 @@ validates the structure, and the checks below validate what the structure
 cannot say (inheritance, cross-references, citations). A file's text that
 passed is kept, as the entry it gave, in the user cache: a later run reads it
 back without pydantic, which is most of what loading an entry costs.
+
+A registry file is plain YAML: UTF-8, no duplicate keys, keys that are names,
+no aliases (``*name``). The registry's own files use none, an alias's value
+would carry its anchor's line (a problem found through it would name the
+wrong line), and refusing them refuses alias bombs and aliases that refer to
+themselves in the same rule, before anything is expanded.
 """
 
 import sys
 from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -27,11 +33,14 @@ from empty_migrate.entries.schema import (
 )
 from empty_migrate.runtime import policy
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
-from empty_migrate.target.yaml_files import LOADER
+from empty_migrate.target.yaml_files import LOADER, compose_yaml, yaml_problem
 
 EVALS_DIR = Path(__file__).parent / "evals"
 
 Path_ = tuple[str | int, ...]
+
+_DEEPEST = 50
+"""How deep an entry may nest (the registry's own nest four levels)."""
 
 _MESSAGES = {"unexpected_keyword_argument": "not a key the registry knows"}
 """Problems worded for a registry file rather than for Python's dataclasses."""
@@ -97,10 +106,7 @@ class Registry:
         A cheap first cut, read from the files as text: the entries decide.
         """
         if not self._texts:
-            self._texts = {
-                name: path.read_text(encoding="utf-8")
-                for name, path in self.files.items()
-            }
+            self._texts = {name: _readable(path) for name, path in self.files.items()}
         return [name for name, source in self._texts.items() if text in source]
 
     def check(self, names: Iterable[str] | None = None) -> None:
@@ -131,6 +137,17 @@ def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     return f"unknown {kind} {name!r}{hint}"
 
 
+def folder_problem(directory: Path) -> str | None:
+    """What keeps `directory` from being a registry, if anything does."""
+    if not directory.exists():
+        return "no such folder"
+    if not directory.is_dir():
+        return "not a folder"
+    if not any(directory.glob("*.yaml")):
+        return "holds no <eval>.yaml registry entries"
+    return None
+
+
 def load_registry(directory: Path = EVALS_DIR) -> Registry:
     """Load and validate every ``<eval>.yaml`` in `directory`.
 
@@ -149,7 +166,10 @@ def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
     A text validated before (by this version of the schema and its checks) is
     read back from the user cache, without validating it again.
     """
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = _entry_text(path)
+    except RegistryError as error:
+        return None, error.problems
     key = key_of(_checked_by(), text)
     entry = recall("registry", key)
     if isinstance(entry, EvalEntry):
@@ -158,6 +178,38 @@ def load_entry(path: Path) -> tuple[EvalEntry | None, list[str]]:
     if entry is not None and not problems:
         keep("registry", key, entry)
     return entry, problems
+
+
+def _entry_text(path: Path) -> str:
+    """The text of one registry file.
+
+    Raises:
+        RegistryError: If it is not a file, cannot be read or is not UTF-8.
+    """
+    if path.exists() and not path.is_file():  # a folder, or a pipe that would hang
+        raise RegistryError([f"{path}: not a file; an entry is a file <eval>.yaml"])
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        problem = f"{path}: cannot be read: {error.strerror or error}"
+        raise RegistryError([problem]) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        byte = data[error.start]
+        problem = (
+            f"{path}:{line}: (file): not UTF-8 (byte 0x{byte:02x}); save it as UTF-8"
+        )
+        raise RegistryError([problem]) from None
+
+
+def _readable(path: Path) -> str:
+    """The text of a registry file, or "" if it cannot be read (its load says why)."""
+    try:
+        return _entry_text(path)
+    except RegistryError:
+        return ""
 
 
 @cache
@@ -171,13 +223,19 @@ def _validated(path: Path, text: str) -> tuple[EvalEntry | None, list[str]]:
     from pydantic import ValidationError  # only a new text is validated
 
     try:
-        node = yaml.compose(text, Loader=LOADER)
+        node = _composed(text)
     except yaml.YAMLError as error:
-        line = getattr(getattr(error, "problem_mark", None), "line", 0) + 1
-        return None, [f"{path}:{line}: (yaml): {getattr(error, 'problem', error)}"]
+        line, problem = yaml_problem(error)
+        return None, [f"{path}:{line}: (yaml): {problem}"]
     if node is None:
         return None, [f"{path}:1: (file): empty registry entry"]
-    data, lines = _plain(node)
+    plain = _Plain(node)
+    if plain.malformed:
+        return None, [
+            f"{path}:{line}: {_dotted(loc) or '(entry)'}: {problem}"
+            for line, loc, problem in plain.malformed
+        ]
+    data, lines = plain.data, plain.lines
     try:
         entry = validate_entry(data)
     except ValidationError as error:
@@ -188,28 +246,86 @@ def _validated(path: Path, text: str) -> tuple[EvalEntry | None, list[str]]:
     return entry, [_located(path, lines, loc, msg) for loc, msg in check_entry(entry)]
 
 
-def _plain(node: yaml.Node) -> tuple[Any, dict[Path_, int]]:
-    """Convert a YAML node tree to Python values, with the line of every path."""
-    lines: dict[Path_, int] = {}
-    constructor = yaml.constructor.SafeConstructor()
+def _composed(text: str) -> yaml.Node | None:
+    """The node tree of an entry's text, refusing aliases before any is expanded.
 
-    def scalar(node: yaml.Node) -> Any:
-        return constructor.construct_object(node, deep=True)
+    Raises:
+        yaml.YAMLError: If the text is not one YAML document or has an alias.
+    """
+    if "*" in text:  # only then can it hold an alias (written *name)
+        for event in yaml.parse(text, Loader=LOADER):
+            if isinstance(event, yaml.AliasEvent):
+                raise yaml.MarkedYAMLError(
+                    problem=f"alias *{event.anchor}: a registry file takes no "
+                    "aliases; write the value out",
+                    # libyaml's marks are its own class, with the same fields
+                    problem_mark=cast(yaml.Mark, event.start_mark),
+                )
+    return compose_yaml(text)
 
-    def walk(node: yaml.Node, path: Path_) -> Any:
-        lines.setdefault(path, node.start_mark.line + 1)
+
+_REFUSED = object()
+"""The value of a node `_Plain` refused."""
+
+
+class _Plain:
+    """A YAML node tree as Python values, with the line of every path.
+
+    `malformed` lists what makes the tree no registry entry, each as (line,
+    path, problem): a duplicate key, a key that is a mapping or a list, a value
+    that is not what its tag says, nesting past `_DEEPEST`.
+    """
+
+    def __init__(self, root: yaml.Node) -> None:
+        self.lines: dict[Path_, int] = {}
+        self.malformed: list[tuple[int, Path_, str]] = []
+        self._constructor = yaml.constructor.SafeConstructor()
+        self.data = self._walk(root, ())
+
+    def _walk(self, node: yaml.Node, path: Path_) -> Any:
+        self.lines.setdefault(path, node.start_mark.line + 1)
+        if len(path) > _DEEPEST:
+            return self._refuse(node, (), f"nested deeper than {_DEEPEST} levels")
         if isinstance(node, yaml.MappingNode):
-            result = {}
-            for key_node, value_node in node.value:
-                key = scalar(key_node)
-                lines[(*path, key)] = key_node.start_mark.line + 1
-                result[key] = walk(value_node, (*path, key))
-            return result
+            return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
-            return [walk(item, (*path, i)) for i, item in enumerate(node.value)]
-        return scalar(node)
+            return [self._walk(item, (*path, i)) for i, item in enumerate(node.value)]
+        return self._scalar(node, path)
 
-    return walk(node, ()), lines
+    def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict[Any, Any]:
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = self._key(key_node, path)
+            if key is _REFUSED:
+                continue
+            if key in result:
+                first = self.lines[(*path, key)]
+                problem = f"duplicate key (the first is on line {first})"
+                self._refuse(key_node, (*path, key), problem)
+                continue
+            self.lines[(*path, key)] = key_node.start_mark.line + 1
+            result[key] = self._walk(value_node, (*path, key))
+        return result
+
+    def _key(self, node: yaml.Node, path: Path_) -> Any:
+        if isinstance(node, yaml.ScalarNode):
+            return self._scalar(node, path)
+        kind = "mapping" if isinstance(node, yaml.MappingNode) else "list"
+        return self._refuse(node, path, f"a key is a {kind}, not a name")
+
+    def _scalar(self, node: yaml.Node, path: Path_) -> Any:
+        try:
+            return self._constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as error:  # a tag it has no constructor for
+            return self._refuse(node, path, yaml_problem(error)[1])
+        except Exception:  # not what its tag says (see target.yaml_files)
+            kind = node.tag.rsplit(":", 1)[-1]
+            problem = f"{node.value!r} is not a valid {kind}; quote it to keep it text"
+            return self._refuse(node, path, problem)
+
+    def _refuse(self, node: yaml.Node, path: Path_, problem: str) -> object:
+        self.malformed.append((node.start_mark.line + 1, path, problem))
+        return _REFUSED
 
 
 def _located(path: Path, lines: dict[Path_, int], loc: Path_, msg: str) -> str:

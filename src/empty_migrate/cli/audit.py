@@ -6,9 +6,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from empty_migrate.cli.common import UsageError, check_or_report, note, selected_evals
+from empty_migrate.cli.common import (
+    UsageError,
+    check_or_report,
+    note,
+    open_registry,
+    selected_evals,
+)
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.registry.loader import EVALS_DIR
 from empty_migrate.target.corpus import CorpusError, resolve_target
 from empty_migrate.target.files import write_files
 
@@ -82,6 +88,14 @@ def run_audit_command(args: argparse.Namespace) -> int:
 
 
 def _audit_log(args: argparse.Namespace) -> int:
+    if len(args.audit_evals) != 1 or args.audit_all or args.format == "html":
+        raise UsageError(
+            "audit --log LOG takes one --eval EVAL and --format text or json"
+        )
+    registry = open_registry(args.registry)
+    evals = selected_evals(registry, args.audit_evals, take_all=False)
+    if not check_or_report(registry, evals):
+        return ExitCode.USAGE
     # imported here: reading logs needs inspect_ai, which the other commands do not
     from empty_migrate.audit.log import (
         AuditLogError,
@@ -91,12 +105,8 @@ def _audit_log(args: argparse.Namespace) -> int:
     )
     from empty_migrate.audit.outcomes import LogReadError
 
-    if len(args.audit_evals) != 1 or args.audit_all or args.format == "html":
-        raise UsageError(
-            "audit --log LOG takes one --eval EVAL and --format text or json"
-        )
     try:
-        audit = audit_log(args.log, args.audit_evals[0])
+        audit = audit_log(args.log, evals[0], registry)
     except (AuditLogError, LogReadError) as error:
         raise UsageError(str(error)) from None
     if args.format == "json":
@@ -121,7 +131,7 @@ def _run(args: argparse.Namespace) -> tuple["Audit | None", "Audit | None"]:
         raise UsageError("--workers must be at least 1")
     if args.audit_all and args.audit_evals:
         raise UsageError("--eval and --all together: name evals or take them all")
-    registry = Registry(args.registry)
+    registry = open_registry(args.registry)
     evals = selected_evals(registry, args.audit_evals, args.audit_all)
     if not check_or_report(registry, evals):
         return None, None

@@ -4,10 +4,16 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.registry.loader import Registry, RegistryError, unknown_name_message
+from empty_migrate.registry.loader import (
+    Registry,
+    RegistryError,
+    folder_problem,
+    unknown_name_message,
+)
 
 if TYPE_CHECKING:
     from empty_migrate.pipeline.migrate import Progress
@@ -32,18 +38,36 @@ def usage_error(message: str) -> int:
     return ExitCode.USAGE
 
 
+def open_registry(directory: Path) -> Registry:
+    """The registry in `directory` (its entries are read when used).
+
+    Raises:
+        UsageError: If `directory` is not a folder holding registry entries.
+    """
+    problem = folder_problem(directory)
+    if problem:
+        raise UsageError(
+            f"--registry {directory}: {problem}; pass the folder of <eval>.yaml "
+            "entries, or leave --registry out for the registry this tool ships"
+        )
+    return Registry(directory)
+
+
 def check_or_report(registry: Registry, evals: Iterable[str] | None = None) -> bool:
     """Whether the entries of `evals` (all if None) are valid.
 
     If not, prints every problem of those entries, one
-    ``file:line: key: problem`` line each, and their count.
+    ``file:line: key: problem`` line each, and their count if there are several.
     """
     try:
         registry.check(evals)
     except RegistryError as error:
         for problem in error.problems:
             print(problem, file=sys.stderr)
-        print(f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr)
+        if len(error.problems) > 1:
+            print(
+                f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr
+            )
         return False
     return True
 

@@ -18,6 +18,7 @@ from empty_migrate.cli.common import (
     UsageError,
     check_or_report,
     note,
+    open_registry,
     progress_bar,
     selected_evals,
     usage_error,
@@ -144,8 +145,8 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         return usage_error(misuse)
     writes = not (args.dry_run or args.check)
     today = (args.today or datetime.date.today()).isoformat()
-    registry = Registry(args.migrate_registry)
     try:
+        registry = open_registry(args.migrate_registry)
         evals = selected_evals(registry, args.evals, args.all)
         codemods = select_codemods(args.only, args.skip)
     except (SelectionError, UsageError) as error:

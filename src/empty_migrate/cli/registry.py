@@ -8,7 +8,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from empty_migrate.cli.common import check_or_report, note
+from empty_migrate.cli.common import (
+    UsageError,
+    check_or_report,
+    note,
+    open_registry,
+    usage_error,
+)
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.schema import EvalEntry, ScorerEntry, as_data, resolve
 from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_references
@@ -52,7 +58,10 @@ def add_registry_commands(commands: "Commands") -> None:
 
 def run_registry(args: argparse.Namespace) -> int:
     """Run one registry command; the registry is validated before anything else."""
-    registry = Registry(args.registry)
+    try:
+        registry = open_registry(args.registry)
+    except UsageError as error:
+        return usage_error(str(error))
     if not check_or_report(registry):
         return ExitCode.USAGE
     handlers = {

@@ -25,7 +25,7 @@ from empty_migrate.pipeline.runner import EvalResult, FileResult, migrate_eval
 from empty_migrate.pipeline.stops import end_with_parent, ignore_stops
 from empty_migrate.pipeline.write import WriteUnit
 from empty_migrate.registry.drift import eval_drift
-from empty_migrate.registry.loader import Registry
+from empty_migrate.registry.loader import Registry, RegistryError
 from empty_migrate.source.scan import PACKAGE_ROOT, scan_eval
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import pause_for_tests
@@ -123,12 +123,22 @@ def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str
         others = [
             name
             for name in registry.mentioning(relative)
-            if name not in selected
-            and any(s.file == relative for s in registry.get(name).scorers)
+            if name not in selected and relative in _scorer_files(registry, name)
         ]
         if others:
             sharers[path] = others
     return sharers
+
+
+def _scorer_files(registry: Registry, name: str) -> set[str]:
+    """The scorer files an eval's entry names; none if the entry is invalid.
+
+    The eval is not in the run: a run that uses it reports its problems.
+    """
+    try:
+        return {scorer.file for scorer in registry.get(name).scorers}
+    except RegistryError:
+        return set()
 
 
 class SelectionError(Exception):

@@ -125,7 +125,10 @@ def test_a_killed_write_that_was_renaming_is_finished_by_recovery(tree):
     journal.record(
         "renaming",
         tree,
-        [(tree / "pkg/.em-1234abcd-b.py", tree / "pkg/b.py"), (temp, tree / "pkg/a.py")],
+        [
+            (tree / "pkg/.em-1234abcd-b.py", tree / "pkg/b.py"),
+            (temp, tree / "pkg/a.py"),
+        ],
     )
     note = recover(journal, tree)
     assert note == (

@@ -17,9 +17,9 @@ files are removed, and renames that had begun are finished.
 For tests, `EMPTY_MIGRATE_PAUSE_AT` with `EMPTY_MIGRATE_PAUSE_FILE` makes a
 process stop at one point (`pause_for_tests`): ``staged`` (a journaled write,
 into the target, has staged its files), ``renaming`` (it has made its first
-rename) or ``migrating`` (a migration process is about to compute its evals). There it creates the pause
-file, holding its process id, and waits until the file is removed. Unset,
-nothing pauses.
+rename) or ``migrating`` (a migration process is about to compute its evals).
+There it creates the pause file, holding its process id, and waits until the
+file is removed. Unset, nothing pauses.
 """
 
 import contextlib

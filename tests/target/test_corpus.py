@@ -4,6 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.cli.main import main
 from empty_migrate.target.corpus import (
     SOURCE_MARKER,
     CorpusError,
@@ -105,3 +107,45 @@ def test_corrupt_archive_is_caught_when_extracting(tmp_path):
     archive.write_bytes(b"truncated")
     with pytest.raises(CorpusError, match="inspect_evals-0.26.0.tar.gz is corrupt"):
         _extract(archive, tmp_path / "out")
+
+
+BAD_VERSIONS = ["/../../outside/tree", "0.26.0/../../outside", "..", "main", "1.0\n2"]
+
+
+def outside(tmp_path, cache):
+    """Everything under `tmp_path` but the cache."""
+    return sorted(
+        p.relative_to(tmp_path).as_posix()
+        for p in tmp_path.rglob("*")
+        if cache not in [p, *p.parents]
+    )
+
+
+@pytest.mark.parametrize("version", BAD_VERSIONS)
+def test_a_pypi_spec_that_is_not_a_version(tmp_path, cache, offline, version):
+    spec = f"pypi:inspect-evals=={version}"
+    before = outside(tmp_path, cache)
+    with pytest.raises(CorpusError) as raised:
+        resolve_target(spec)
+    assert str(raised.value) == (
+        f"--repo {spec!r}: {version!r} is not a version; expected "
+        "pypi:inspect-evals==VERSION, e.g. pypi:inspect-evals==0.26.0"
+    )
+    assert outside(tmp_path, cache) == before
+    assert leftovers(cache) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["--eval", "demo", "--dry-run"], ["registry", "validate"], ["audit", "--all"]],
+)
+def test_a_bad_pypi_spec_is_one_line_and_exit_2(demo, cache, capsys, command):
+    demo.add_demo_eval()
+    before = outside(demo.root, cache)
+    spec = "pypi:inspect-evals==/../../outside/tree"
+    command += ["--registry", str(demo.registry), "--repo", spec]
+    assert main(command) == ExitCode.USAGE
+    out, err = capsys.readouterr()
+    assert (out, err.count("\n")) == ("", 1)
+    assert err.startswith(f"empty-migrate: --repo {spec!r}: ")
+    assert outside(demo.root, cache) == before

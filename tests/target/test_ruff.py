@@ -4,7 +4,9 @@ import subprocess
 
 import pytest
 
+from empty_migrate.cli.main import main
 from empty_migrate.target.ruff import installed_ruff, pinned_version, ruff_for
+from tests.demo import choice_entry, choice_task
 
 PRE_COMMIT = """\
 repos:
@@ -72,3 +74,119 @@ def test_another_pinned_version_is_installed_once_into_the_cache(tmp_path, monke
     )
     assert version.stdout.strip() == "ruff 0.15.10"
     assert ruff_for(tmp_path) == ruff
+
+
+FAKE_RUFF = """\
+#!/bin/sh
+touch {marker}
+"""
+
+
+def fake_ruff(folder, marker):
+    """A `ruff` in `folder/bin` that leaves `marker` behind if it is ever run."""
+    binary = folder / "bin" / "ruff"
+    binary.parent.mkdir(parents=True)
+    binary.write_text(FAKE_RUFF.format(marker=marker))
+    binary.chmod(0o755)
+    return binary
+
+
+def snapshot(root, leave_out):
+    return sorted(
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if leave_out not in p.parents and p != leave_out
+    )
+
+
+def test_a_path_like_rev_runs_nothing_from_the_repo(demo, monkeypatch, capsys):
+    cache = demo.root / "cache"
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(cache))
+    demo.add_eval("gamma", {"gamma.py": choice_task("gamma")}, choice_entry("gamma"))
+    marker = demo.root / "ran"
+    fake_ruff(demo.repo / "tools/fake", marker)
+    # from <cache>/ruff-<rev>: up to / and down into the repository's tools
+    rev = "/.." * len(cache.parts) + str(demo.repo / "tools/fake")
+    pin(demo.repo, rev)
+    before = snapshot(demo.root, cache)
+    args = ["--eval", "gamma", "--dry-run", "--repo", str(demo.repo)]
+    args += ["--registry", str(demo.registry)]
+    version = installed_ruff().version
+    for _ in range(2):
+        assert main(args) == 0
+        out, err = capsys.readouterr()
+        assert "+    return Task(dataset=[], scorer=route_empty_responses(" in out
+        assert (
+            "empty-migrate: note: the target's .pre-commit-config.yaml pins ruff at "
+            f"{rev!r}, not a version: formatting with ruff {version}; check the "
+            "result with the target's own hooks\n"
+        ) in err
+    assert not marker.exists()
+    assert snapshot(demo.root, cache) == before
+    assert not [p.name for p in cache.iterdir() if p.name.startswith(("ruff", ".ruff"))]
+
+
+@pytest.mark.parametrize("rev", ["main", "../../bin", "0.15.10 --index-url x"])
+def test_a_rev_that_is_not_a_version_is_ignored_with_a_notice(tmp_path, rev):
+    (tmp_path / "repo").mkdir()
+    ruff = ruff_for(pin(tmp_path / "repo", rev))
+    assert ruff.command == installed_ruff().command
+    assert ruff.notice == (
+        f"the target's .pre-commit-config.yaml pins ruff at {rev!r}, not a version: "
+        f"formatting with ruff {installed_ruff().version}; check the result with "
+        "the target's own hooks"
+    )
+
+
+def cached_install(cache, version, marker, record):
+    """What the cache holds after installing ruff `version`, its binary tampered."""
+    folder = cache / f"ruff-{version}"
+    fake_ruff(folder, marker)
+    if record:
+        (folder / "empty-migrate.sha256").write_text(f"{'0' * 64}\n")
+    return folder / "bin" / "ruff"
+
+
+@pytest.mark.parametrize(
+    "record",
+    # each tries pip once (a second, offline); an install of an older
+    # empty-migrate, without a record, is the slow case
+    [True, pytest.param(False, marks=pytest.mark.slow)],
+    ids=["mismatch", "no record"],
+)
+def test_an_unverified_cached_ruff_is_never_run(tmp_path, monkeypatch, capsys, record):
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "links"))
+    marker = tmp_path / "ran"
+    binary = cached_install(tmp_path / "cache", "0.15.10", marker, record)
+    (tmp_path / "repo").mkdir()
+    ruff = ruff_for(pin(tmp_path / "repo", "0.15.10"))
+    problem = "does not match" if record else "has no record of"
+    assert capsys.readouterr().err == (
+        f"empty-migrate: note: the cached ruff 0.15.10 at {binary} {problem} the "
+        "sha256 taken when it was installed: installing it again\n"
+    )
+    assert ruff.command == installed_ruff().command
+    assert ruff.notice.startswith("the target pins ruff 0.15.10, which could not be")
+    assert not marker.exists()
+
+
+@pytest.mark.slow
+def test_a_tampered_cached_ruff_is_installed_again(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "repo").mkdir()
+    repo = pin(tmp_path / "repo", "0.15.10")
+    ruff = ruff_for(repo)
+    assert ruff.notice is None and capsys.readouterr().err == ""
+    binary = tmp_path / "cache/ruff-0.15.10/bin/ruff"
+    assert ruff.command == (str(binary),)
+    marker = tmp_path / "ran"
+    binary.write_text(FAKE_RUFF.format(marker=marker))
+    assert ruff_for(repo) == ruff
+    assert "does not match the sha256" in capsys.readouterr().err
+    version = subprocess.run([*ruff.command, "--version"], capture_output=True)
+    assert version.stdout.decode().strip() == "ruff 0.15.10"
+    assert not marker.exists()
+    assert ruff_for(repo) == ruff and capsys.readouterr().err == ""

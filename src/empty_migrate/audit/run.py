@@ -22,7 +22,8 @@ from typing import Any
 import empty_migrate
 from empty_migrate.audit.matrix import Audit, build_audit, plan
 from empty_migrate.registry.loader import Registry
-from empty_migrate.target.corpus import DEFAULT_SPEC, cache_root
+from empty_migrate.target.cache import cache_path, checked_version
+from empty_migrate.target.corpus import DEFAULT_SPEC
 from empty_migrate.target.own_tests import OFFLINE, TargetEnvironment, TargetTestError
 
 FRAMEWORK = "inspect-ai==0.3.285"
@@ -63,7 +64,7 @@ def choose_python(python: str | None, tree: Path, notify: Notify) -> Path:
             )
         return chosen
     version = tree_version(tree)
-    root = cache_root() / f"target-env-{version}"
+    root = cache_path(f"target-env-{version}")
     if not TargetEnvironment(root).python.is_file():
         notify(f"creating the environment for inspect-evals {version} in {root} (once)")
     requirements = [f"inspect-evals=={version}", FRAMEWORK]
@@ -74,12 +75,24 @@ def choose_python(python: str | None, tree: Path, notify: Notify) -> Path:
 
 
 def tree_version(tree: Path) -> str:
-    """The inspect-evals version of a tree: its PKG-INFO's, else the pinned one."""
+    """The inspect-evals version of a tree: its PKG-INFO's, else the pinned one.
+
+    Raises:
+        AuditError: If PKG-INFO names something that is not a version (it
+            would name the cached environment and what pip installs there).
+    """
     info = tree / "PKG-INFO"
     if info.is_file():
-        for line in info.read_text(encoding="utf-8").splitlines():
+        for line in info.read_text("utf-8", errors="replace").splitlines():
             if line.startswith("Version:"):
-                return line.split(":", 1)[1].strip()
+                text = line.split(":", 1)[1].strip()
+                version = checked_version(text)
+                if version is None:
+                    raise AuditError(
+                        f"{info} gives the version {text!r}, which is not one: "
+                        "pass --python PATH to an environment with it installed"
+                    )
+                return version
     return DEFAULT_SPEC.split("==")[1]
 
 

@@ -6,7 +6,15 @@ pip, extracts it into the user cache and makes it a git repository with one
 initial commit, so later steps can branch from it. Re-runs reuse the cache.
 Nothing half-extracted is ever left in the cache: the tree is built in a
 scratch folder and moved into place only when complete. A cached release is
-read-only to migrations (see `Target.cached`).
+read-only to migrations (see `Target.cached`). The version must be a PEP 440
+version: it names the cache folder and pip's requirement.
+
+The fetched tree carries no digest of its own, unlike the other things the
+cache keeps: it is built once, whole (the source marker is written last, and
+the tree moved into place in one rename), and as a git repository its commit
+already is the digest of its files, so ``git status`` in it shows any damage.
+Checking that on every run would cost a git process or a read of 150 MB, more
+than a one-eval run's own work.
 
 pip does the download, rather than a request to PyPI's JSON API, because pip
 already honours the user's index configuration (mirrors, ``find-links``,
@@ -23,6 +31,8 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+from empty_migrate.target.cache import cache_path, checked_version
 
 DEFAULT_SPEC = "pypi:inspect-evals==0.26.0"
 PACKAGE_MARKER = Path("src/inspect_evals/__init__.py")
@@ -54,20 +64,6 @@ class Target:
 
 
 Notify = Callable[[str], None]
-
-
-def cache_root() -> Path:
-    """Where fetched releases live: ``$EMPTY_MIGRATE_CACHE``, else the user cache.
-
-    The user cache is platformdirs' (``$XDG_CACHE_HOME/empty-migrate`` or
-    ``~/.cache/empty-migrate`` on Linux, ``~/Library/Caches`` on macOS).
-    """
-    if os.environ.get("EMPTY_MIGRATE_CACHE"):
-        return Path(os.environ["EMPTY_MIGRATE_CACHE"])
-    # imported here, as tarfile below: a run on a checkout never needs the cache
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("empty-migrate", appauthor=False))
 
 
 def resolve_target(
@@ -106,17 +102,29 @@ def _enclosing_checkout(cwd: Path) -> Path | None:
 
 def _version(spec: str) -> str:
     requirement = spec.removeprefix("pypi:")
-    name, _, version = requirement.partition("==")
-    if name.replace("_", "-").lower() != "inspect-evals" or not version.strip():
+    name, _, text = requirement.partition("==")
+    if name.replace("_", "-").lower() != "inspect-evals" or not text.strip():
         raise CorpusError(
-            f"--repo {spec}: expected pypi:inspect-evals==VERSION, e.g. {DEFAULT_SPEC}"
+            f"--repo {spec!r}: expected pypi:inspect-evals==VERSION, e.g. "
+            f"{DEFAULT_SPEC}"
         )
-    return version.strip()
+    version = checked_version(text)
+    if version is None:
+        raise CorpusError(
+            f"--repo {spec!r}: {text!r} is not a version; expected "
+            f"pypi:inspect-evals==VERSION, e.g. {DEFAULT_SPEC}"
+        )
+    return version
 
 
 def fetch_release(version: str, on_fetch: Notify | None = None) -> Path:
-    """The cached git tree of one inspect_evals release, fetched if missing."""
-    final = cache_root() / f"inspect-evals-{version}"
+    """The cached git tree of one inspect_evals release, fetched if missing.
+
+    Raises:
+        CacheError: If `version` would not name a folder inside the cache.
+        CorpusError: If the release cannot be fetched; the message says why.
+    """
+    final = cache_path(f"inspect-evals-{version}")
     if (final / SOURCE_MARKER).is_file():
         return final
     notify = on_fetch or (lambda message: None)

@@ -16,7 +16,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from empty_migrate.target.corpus import cache_root
+from empty_migrate.target.cache import cache_path
 from empty_migrate.target.files import write_files
 
 
@@ -52,4 +52,4 @@ def keep(kind: str, key: str, value: Any) -> None:
 
 
 def _path(kind: str, key: str) -> Path:
-    return cache_root() / kind / f"{key}.pickle"
+    return cache_path(kind, f"{key}.pickle")

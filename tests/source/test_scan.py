@@ -494,7 +494,7 @@ def test_a_scan_is_kept_until_a_file_of_the_package_changes(
 ):
     monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
     first = scan_repo(synthetic_repo)["alpha"]
-    assert list((tmp_path / "cache/scan").glob("*.pickle"))
+    assert list((tmp_path / "cache/scan").glob("*.kept"))
     assert scan_repo(synthetic_repo)["alpha"] == first
     scorer = synthetic_repo / "src/inspect_evals/alpha/scorer.py"
     scorer.write_text(scorer.read_text().replace("not state.output:", "False:"))

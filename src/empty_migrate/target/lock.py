@@ -1,0 +1,159 @@
+"""One writing run at a time in a repository: a lock held for the whole run.
+
+Every run that writes (a migration in place, ``--branch-per-eval``) holds the
+repository's lock from before it reads the tree until it is done, so two runs
+never compute from the same tree and write over each other, nor save the
+campaign's records over each other. Dry runs, checks and audits take none.
+
+The lock is ``fcntl.flock`` on a file under the repository's git common folder
+(``.git/empty-migrate/lock``, shared by its worktrees), or, for a tree that is
+not a git repository, in the user cache, keyed by the tree's resolved path.
+The operating system releases it when the process ends, however it ends, so a
+killed run never leaves a stale lock behind. The file holds the holder's pid,
+which a run that finds the lock taken names.
+
+The lock is held once per process: a nested `repository_lock` on the same
+repository (a caller that locks around a step that locks again) is a no-op.
+Processes forked while it is held close their copy, so a worker outliving a
+killed run does not keep the lock.
+"""
+
+import contextlib
+import fcntl
+import hashlib
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from empty_migrate.target.corpus import cache_root
+
+LOCK_FILE = "empty-migrate/lock"
+"""The lock file, under the repository's git common folder."""
+
+_held: dict[Path, tuple[int, int]] = {}
+"""Lock file -> (its descriptor, how many nested holds) in this process."""
+
+
+class LockError(Exception):
+    """The repository's lock cannot be had; the message says why, in one line."""
+
+
+class LockBusy(LockError):
+    """Another run holds the repository's lock; the message names it."""
+
+
+@contextlib.contextmanager
+def repository_lock(
+    repo: Path, wait: bool = False, on_wait: Callable[[str], None] | None = None
+) -> Iterator[Path]:
+    """Hold the lock of the repository at `repo` while the block runs.
+
+    Args:
+        repo: The target tree (a checkout's root, or any folder).
+        wait: Wait for another run to finish instead of raising.
+        on_wait: Hears one line when the run is about to wait.
+
+    Yields:
+        The lock file.
+
+    Raises:
+        LockBusy: If another process holds the lock and `wait` is false.
+        LockError: If the lock file cannot be made.
+    """
+    path = lock_path(repo)
+    if path in _held:
+        descriptor, depth = _held[path]
+        _held[path] = (descriptor, depth + 1)
+        try:
+            yield path
+        finally:
+            _held[path] = (descriptor, depth)
+        return
+    descriptor = _acquire(path, repo, wait, on_wait)
+    _held[path] = (descriptor, 1)
+    try:
+        yield path
+    finally:
+        del _held[path]
+        os.close(descriptor)  # the last descriptor of the lock: released
+
+
+def lock_path(repo: Path) -> Path:
+    """Where the lock of the repository at `repo` lives."""
+    common = git_common_dir(repo)
+    if common is not None:
+        return common / LOCK_FILE
+    key = hashlib.sha256(str(repo.resolve()).encode("utf-8", "surrogateescape"))
+    return cache_root() / "locks" / f"{key.hexdigest()[:32]}.lock"
+
+
+def git_common_dir(repo: Path) -> Path | None:
+    """The git folder a checkout's worktrees share, or None for a plain folder.
+
+    Read from ``.git`` as git lays it out (a folder, or a file naming the
+    worktree's folder, whose ``commondir`` names the shared one), without
+    running git.
+    """
+    dot_git = repo / ".git"
+    if dot_git.is_dir():
+        git_dir = dot_git
+    elif dot_git.is_file():
+        text = dot_git.read_text(encoding="utf-8", errors="replace").strip()
+        if not text.startswith("gitdir:"):
+            return None
+        git_dir = repo / text.removeprefix("gitdir:").strip()
+    else:
+        return None
+    common = git_dir / "commondir"
+    if common.is_file():
+        git_dir = git_dir / common.read_text(encoding="utf-8").strip()
+    return git_dir.resolve()
+
+
+def _acquire(
+    path: Path, repo: Path, wait: bool, on_wait: Callable[[str], None] | None
+) -> int:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        raise LockError(
+            f"cannot make the lock file {path} for {repo}: {error.strerror}"
+        ) from None
+    try:
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(descriptor)
+            if not wait:
+                raise LockBusy(
+                    f"another empty-migrate run ({holder}) is writing to {repo}: "
+                    "let it finish, or pass --wait to wait for it"
+                ) from None
+            if on_wait:
+                on_wait(f"waiting for the run ({holder}) writing to {repo}")
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        os.ftruncate(descriptor, 0)
+        os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
+def _holder(descriptor: int) -> str:
+    """The holder as the lock file names it: ``pid N``."""
+    text = os.pread(descriptor, 32, 0).decode("ascii", "replace").strip()
+    return f"pid {text}" if text.isdigit() else "pid unknown"
+
+
+def _close_in_child() -> None:
+    # a forked process shares the lock's open file: closing its copy (never
+    # unlocking it) leaves the lock to the parent, released when the parent dies
+    for descriptor, _ in _held.values():
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
+    _held.clear()
+
+
+os.register_at_fork(after_in_child=_close_in_child)

@@ -1,29 +1,40 @@
-"""The git a campaign needs, through GitPython, without touching the work tree.
+"""The git a campaign needs, without touching the work tree or the user's index.
 
-Branches are built the way ``git stash`` builds its commits: each one's tree
-is the base commit's tree with the branch's files replaced, assembled in an
-index held in memory, and its ref is set with a compare-and-swap. Nothing is
-checked out, so the user's branch, index and files stay exactly as they were,
-whatever stops the run.
+Branches are built the way ``git stash`` builds its commits, in an index of
+their own: each one's tree is the base commit's tree with the branch's files
+replaced, assembled by git's plumbing (``read-tree``, ``hash-object``,
+``update-index --index-info``, ``write-tree``) in a temporary index file
+outside the repository, and its ref is set with a compare-and-swap. Nothing is
+checked out and ``.git/index`` is never written, so the user's branch, index
+and files stay exactly as they were, whatever stops the run, and two runs
+never share an index.
+
+A branch only ever stores regular files: a path that is a symlink or a
+submodule in the base commit, or lies under one, is refused (`Listing`), so
+no tree holds a link where the code should be.
 """
 
 import os
 import re
+import shutil
+import subprocess
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from io import BytesIO
-from pathlib import Path
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where used: GitPython is slow to import
-    from git import IndexFile
-    from git.index.typ import IndexEntry
     from git.objects import Tree
-    from git.types import PathLike
 
 ZERO = "0" * 40
 _CONVENTIONAL = re.compile(r"^[a-z]+(\([^)]*\))?!?: ")
+FILE_MODES = ("100644", "100755")
+"""The modes of the regular files a branch may store (its own keep theirs)."""
+_KINDS = {"120000": "a symlink", "160000": "a submodule"}
+_PRIVATE = ("-c", "core.splitIndex=false")
+"""For commands on a private index: its parts all beside it, none in the git folder."""
 
 
 class GitError(Exception):
@@ -47,10 +58,9 @@ class GitRepo:
         if self.repo.bare:
             raise GitError(f"{path} is a bare repository: pass a checkout")
         self.root = Path(self.repo.working_tree_dir or path)
-        self._base_indexes: dict[
-            str, tuple[IndexFile, dict[tuple[PathLike, int], IndexEntry]]
-        ] = {}
-        """Base commit -> its index, built once, and the index's entries."""
+        self._listings: dict[str, Listing] = {}
+        self._scratch: Path | None = None
+        """A temporary folder for the private indexes, made when first needed."""
 
     @property
     def git_dir(self) -> Path:
@@ -59,8 +69,12 @@ class GitRepo:
 
     def current(self) -> str:
         """The checked-out branch's name, or the commit when HEAD is detached."""
+        return self.branch() or self.repo.head.commit.hexsha
+
+    def branch(self) -> str | None:
+        """The checked-out branch's name, or None when HEAD is detached."""
         if self.repo.head.is_detached:
-            return self.repo.head.commit.hexsha
+            return None
         return self.repo.active_branch.name
 
     def resolve(self, revision: str) -> str:
@@ -73,15 +87,26 @@ class GitRepo:
             raise GitError(f"--base {revision}: no such branch or commit") from None
 
     def dirty_files(self, ignore: Sequence[Path] = ()) -> list[str]:
-        """Modified, staged and untracked files (ignored ones aside), by path."""
-        index = self.repo.index
-        changes = [*index.diff(None), *index.diff("HEAD")]
-        paths = {p for d in changes for p in (d.a_path, d.b_path) if p}
-        paths.update(self.repo.untracked_files)
+        """Modified, staged and untracked files (ignored ones aside), by path.
+
+        Asked of ``git status`` without its optional locks, so that it does
+        not refresh the user's index as a plain ``git status`` would.
+        """
+        listed = self._run(
+            "--no-optional-locks", "status", "--porcelain", "-z",
+            "--untracked-files=all", "--ignore-submodules=none",
+        ).split("\0")  # fmt: skip
+        paths: set[str] = set()
+        entries = iter(listed)
+        for entry in entries:
+            if entry:
+                paths.add(entry[3:])
+                if entry[0] in "RC":  # a rename names where it came from next
+                    paths.add(next(entries, ""))
         skipped = [folder.resolve() for folder in ignore]
         return sorted(
             p
-            for p in paths
+            for p in paths - {""}
             if not any((self.root / p).resolve().is_relative_to(s) for s in skipped)
         )
 
@@ -129,26 +154,87 @@ class GitRepo:
             )
             yield tree
 
-    def tree_with(self, base: str, files: dict[str, str]) -> str:
-        """The tree of `base` with `files` (path -> text) written in; returns its id."""
-        from git import IndexFile
-        from git.index.typ import BaseIndexEntry
-        from gitdb.base import IStream
+    def listing(self, commit: str) -> "Listing":
+        """The tree of `commit`, flat (read once per commit)."""
+        if commit not in self._listings:
+            self._listings[commit] = Listing.parse(
+                self._run("ls-tree", "-r", "-t", "-z", "--full-tree", commit)
+            )
+        return self._listings[commit]
 
-        if base not in self._base_indexes:
-            index = IndexFile.from_tree(self.repo, base)
-            self._base_indexes[base] = (index, dict(index.entries))
-        index, base_entries = self._base_indexes[base]
-        index.entries = dict(base_entries)  # without an earlier branch's files
-        added = []
-        for path, text in sorted(files.items()):
-            data = text.encode("utf-8")
-            stored = self.repo.odb.store(IStream("blob", len(data), BytesIO(data)))
-            existing = index.entries.get((path, 0))
-            mode = existing.mode if existing else 0o100644
-            added.append(BaseIndexEntry((mode, stored.binsha, 0, path)))
-        index.add(added, write=False)
-        return index.write_tree().hexsha
+    def tree_with(self, base: str, files: Mapping[str, str | bytes]) -> str:
+        """The tree of `base` with `files` written in; returns its id.
+
+        `files` maps paths to contents: bytes as they are, text as UTF-8. A
+        file keeps its mode in `base` (executable or not); a new one is not
+        executable. The tree is built in a private index: the repository's
+        own is not touched.
+
+        Raises:
+            GitError: If a path is not a regular file in `base` (a symlink, a
+                submodule, a folder) or lies under a symlink or a submodule;
+                nothing is written.
+        """
+        listing = self.listing(base)
+        for path in sorted(files):
+            problem = listing.obstacle(path)
+            if problem:
+                raise GitError(f"{problem} in {base[:12]}: no branch stores code there")
+        blobs = self._store(files)
+        lines = "".join(
+            f"{listing.file_mode(p)} {blobs[p]}\t{p}\0" for p in sorted(files)
+        )
+        env = {"GIT_INDEX_FILE": str(self._branch_index(base))}
+        self._run(*_PRIVATE, "update-index", "-z", "--index-info", env=env, input=lines)
+        return self._run(*_PRIVATE, "write-tree", env=env).strip()
+
+    def _store(self, files: Mapping[str, str | bytes]) -> dict[str, str]:
+        """Each content stored as a blob, as it is (no filters); path -> blob id."""
+        folder = self._scratch_dir() / "blobs"
+        folder.mkdir(exist_ok=True)
+        names = []
+        for number, path in enumerate(sorted(files)):
+            content = files[path]
+            data = content.encode("utf-8") if isinstance(content, str) else content
+            (folder / str(number)).write_bytes(data)
+            names.append(f"{folder / str(number)}\n")
+        ids = self._run(
+            "hash-object", "-w", "--no-filters", "--stdin-paths", input="".join(names)
+        ).split()
+        return dict(zip(sorted(files), ids, strict=True))
+
+    def _branch_index(self, base: str) -> Path:
+        """A private index holding `base`'s tree: a fresh copy of one read once."""
+        scratch = self._scratch_dir()
+        read = scratch / f"{base}.index"
+        if not read.is_file():
+            env = {"GIT_INDEX_FILE": str(read)}
+            self._run(*_PRIVATE, "read-tree", base, env=env)
+        branch = scratch / "branch.index"
+        shutil.copyfile(read, branch)  # its cached subtrees too: write-tree is quick
+        return branch
+
+    def _scratch_dir(self) -> Path:
+        if self._scratch is None:
+            self._scratch = Path(tempfile.mkdtemp(prefix="empty-migrate-index-"))
+        return self._scratch
+
+    def _run(
+        self, *args: str, env: Mapping[str, str] | None = None, input: str = ""
+    ) -> str:
+        """Run git in the work tree; its output (paths undecodable as UTF-8 kept)."""
+        done = subprocess.run(
+            ["git", *args],
+            cwd=self.root,
+            env={**os.environ, **(env or {})},
+            input=input.encode("utf-8", "surrogateescape"),
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode:
+            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise GitError(f"git {' '.join(args)}: {lines[-1] if lines else 'failed'}")
+        return done.stdout.decode("utf-8", "surrogateescape")
 
     def tree_of(self, commit: str) -> str:
         """The tree a commit holds."""
@@ -187,8 +273,54 @@ class GitRepo:
             ) from None
 
     def close(self) -> None:
-        """Release GitPython's helper processes."""
+        """Release GitPython's helper processes and remove the private indexes."""
         self.repo.close()
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A commit's tree, flat: the mode of each entry, by path (folders too)."""
+
+    modes: dict[str, str]
+
+    @classmethod
+    def parse(cls, text: str) -> "Listing":
+        """From ``git ls-tree -r -t -z`` output: ``<mode> <type> <id>``, tab, path."""
+        modes = {}
+        for entry in text.split("\0"):
+            if entry:
+                info, _, path = entry.partition("\t")
+                modes[path] = info.split(" ", 1)[0]
+        return cls(modes)
+
+    def obstacle(self, path: str) -> str | None:
+        """Why a regular file cannot be stored at `path`, if it cannot.
+
+        It cannot where the path is a symlink, a submodule or a folder, or
+        lies under anything but a folder (a symlinked folder, say).
+        """
+        parts = PurePosixPath(path).parts
+        for depth in range(1, len(parts)):
+            above = "/".join(parts[:depth])
+            mode = self.modes.get(above)
+            if mode is not None and mode != "040000":
+                return f"{above} is {_KINDS.get(mode, 'a file')}"
+        mode = self.modes.get(path)
+        if mode == "040000":
+            return f"{path} is a folder"
+        if mode is not None and mode not in FILE_MODES:
+            return f"{path} is {_KINDS.get(mode, f'of mode {mode}')}"
+        return None
+
+    def file_mode(self, path: str) -> str:
+        """The mode to store `path` with: its own, or a plain file's if it is new."""
+        mode = self.modes.get(path, FILE_MODES[0])
+        if mode not in FILE_MODES:  # `obstacle` said so first: a last guard
+            raise GitError(f"{path} is not a regular file (mode {mode})")
+        return mode
 
 
 def uses_conventional_commits(subjects: Sequence[str]) -> bool:

@@ -110,7 +110,9 @@ def test_a_changed_helper_no_eval_branch_needs_gets_its_own_branch(campaigned):
 
 
 def test_a_second_run_changes_nothing(repo, registry, capsys):
+    index = (repo / ".git/index").read_bytes()
     assert campaign(repo, registry) == 0
+    assert (repo / ".git/index").read_bytes() == index  # never written
     before = refs(repo)
     state = (repo / ".git/empty-migrate/campaign.json").read_text()
     capsys.readouterr()
@@ -123,6 +125,8 @@ def test_a_second_run_changes_nothing(repo, registry, capsys):
     assert err.count(": unchanged ") == 3
     assert "3 branch(es): 3 unchanged" in err
     untouched(repo)
+    assert (repo / ".git/index").read_bytes() == index
+    assert git(repo, "fsck", "--strict", "--no-dangling", "--no-progress") == ""
 
 
 def test_a_dirty_work_tree_is_refused_and_left_as_it_is(repo, registry, capsys):
@@ -140,7 +144,8 @@ def test_a_dirty_work_tree_is_refused_and_left_as_it_is(repo, registry, capsys):
     assert "staged.txt" in err
     assert branches(repo) == set()
     assert (repo / "src/inspect_evals/gamma/gamma.py").read_text() == "# my work\n"
-    assert not (repo / ".git/empty-migrate").exists()
+    # only the run's lock file: no state, no PR text
+    assert [p.name for p in (repo / ".git/empty-migrate").iterdir()] == ["lock"]
 
 
 def test_a_branch_the_tool_did_not_make_is_never_touched(repo, registry, capsys):

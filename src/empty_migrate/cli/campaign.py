@@ -13,6 +13,7 @@ from empty_migrate.cli.common import note, progress_bar
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.stops import described, exit_status
 from empty_migrate.target.corpus import CorpusError, resolve_target
+from empty_migrate.target.lock import LockError, repository_lock
 
 DELIVERED = ("created", "replaced", "unchanged")
 """What a campaign did to a branch that holds this run's migration."""
@@ -20,7 +21,7 @@ DELIVERED = ("created", "replaced", "unchanged")
 if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
     from empty_migrate.cli.common import Commands
     from empty_migrate.codemods.kit.declaration import Declaration
-    from empty_migrate.delivery.campaign import Delivery, Outcome
+    from empty_migrate.delivery.campaign import Delivery, Outcome, Plan
     from empty_migrate.delivery.git import GitRepo
     from empty_migrate.registry.loader import Registry
 
@@ -37,7 +38,8 @@ def add_branch_arguments(group: argparse._ArgumentGroup) -> list[argparse.Action
         group.add_argument(
             "--base",
             metavar="BRANCH",
-            help="branch the evals' branches start from (default: the checked-out one)",
+            help="branch the evals' branches start from and their PRs go into "
+            "(default: the checked-out one; needed when HEAD is detached)",
         ),
         group.add_argument(
             "--pr-dir",
@@ -131,8 +133,11 @@ def run_branch_per_eval(
         note(error.args[0])
         return ExitCode.USAGE
     try:
-        return _campaign(git, args, registry, evals, codemods, today)
-    except (GitError, AuditError) as error:
+        if args.dry_run:
+            return _campaign(git, args, registry, evals, codemods, today)
+        with repository_lock(git.root, args.wait, on_wait=note):
+            return _campaign(git, args, registry, evals, codemods, today)
+    except (GitError, AuditError, LockError) as error:
         note(str(error))
         return ExitCode.USAGE
     except PlanError as error:
@@ -152,14 +157,21 @@ def _campaign(
 ) -> int:
     from empty_migrate.delivery import campaign
 
-    base = args.base or git.current()
+    base = args.base or git.branch()
+    if base is None:
+        note(
+            "HEAD is detached: pass --base BRANCH, the branch the evals' branches "
+            "start from and their pull requests go into"
+        )
+        return ExitCode.USAGE
     base_commit = git.resolve(base)
     pr_dir = (args.pr_dir or git.git_dir / campaign.PR_FOLDER).resolve()
+    problem = _not_a_folder(pr_dir)
     if not args.dry_run:
-        problem = git.identity_problem() or _dirty(git, pr_dir)
-        if problem:
-            note(problem)
-            return ExitCode.USAGE
+        problem = problem or git.identity_problem() or _dirty(git, pr_dir)
+    if problem:
+        note(problem)
+        return ExitCode.USAGE
     measure = None
     if args.audit:
         measure = campaign.audit_measure(registry, args.audit_python, note)
@@ -170,6 +182,8 @@ def _campaign(
         )  # fmt: skip
     for name, reason in planned.failed.items():
         note(f"{name}: failed, no branch: {reason}")
+    for name, reason in planned.skipped.items():
+        note(f"{name}: skipped: {reason}")
     if args.dry_run:
         _print_plan(git, planned.deliveries, base)
         return ExitCode.TOOL_ERROR if planned.failed else ExitCode.OK
@@ -193,7 +207,18 @@ def _campaign(
         return exit_status(stop.signum)
     _print_pr_commands(planned.deliveries, outcomes, base)
     _print_review(planned.deliveries, outcomes)
-    return _summary(outcomes, planned.failed, len(planned.deliveries))
+    return _summary(outcomes, planned, len(planned.deliveries))
+
+
+def _not_a_folder(pr_dir: Path) -> str | None:
+    """Why the PR texts cannot be written into `pr_dir`, checked before anything."""
+    existing = next(p for p in [pr_dir, *pr_dir.parents] if p.exists())
+    if existing.is_dir():
+        return None
+    return (
+        f"--pr-dir {pr_dir}: {existing} is not a folder; pass a folder for the PR "
+        "texts (it is made if missing)"
+    )
 
 
 def _dirty(git: "GitRepo", pr_dir: Path) -> str | None:
@@ -271,15 +296,16 @@ def _print_review(deliveries: list["Delivery"], outcomes: list["Outcome"]) -> No
                 note(f"{delivery.branch.name}: review: {review.describe(path)}")
 
 
-def _summary(outcomes: list["Outcome"], failed: dict[str, str], total: int) -> int:
+def _summary(outcomes: list["Outcome"], planned: "Plan", total: int) -> int:
     counts: dict[str, int] = {}
     for outcome in outcomes:
         counts[outcome.action] = counts.get(outcome.action, 0) + 1
     listed = ", ".join(f"{n} {action}" for action, n in counts.items()) or "none"
-    note(f"{total} branch(es): {listed}; {len(failed)} eval(s) failed")
-    if failed:
+    skipped = f", {len(planned.skipped)} skipped" if planned.skipped else ""
+    note(f"{total} branch(es): {listed}{skipped}; {len(planned.failed)} eval(s) failed")
+    if planned.failed:
         return ExitCode.TOOL_ERROR
-    if any(o.action not in DELIVERED for o in outcomes):
+    if planned.skipped or any(o.action not in DELIVERED for o in outcomes):
         return ExitCode.WORK_REMAINS
     return ExitCode.OK
 

@@ -4,6 +4,7 @@ import argparse
 import datetime
 import json
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -36,10 +37,13 @@ from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
 from empty_migrate.registry.loader import EVALS_DIR, Registry
 from empty_migrate.target.corpus import CorpusError, Target, resolve_target
+from empty_migrate.target.files import Journal, WriteError, recover
+from empty_migrate.target.lock import LockError, repository_lock
 
 if TYPE_CHECKING:  # imported when used: only a color terminal needs rich
     from rich.console import Console
 
+    from empty_migrate.codemods.kit.declaration import Declaration
     from empty_migrate.pipeline.write import WriteReport
 
 _STYLES = {"+": "green", "-": "red", "@": "cyan", "#": "dim", "h": "bold"}
@@ -111,6 +115,12 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             help=argparse.SUPPRESS,
         ),
         group.add_argument(
+            "--wait",
+            action="store_true",
+            help="if another run is writing to the repository, wait for it to "
+            "finish (default: exit 2 at once)",
+        ),
+        group.add_argument(
             "--today",
             type=datetime.date.fromisoformat,
             default=None,
@@ -144,6 +154,10 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
     if misuse:
         return usage_error(misuse)
     writes = not (args.dry_run or args.check)
+    if args.wait and not writes:
+        return usage_error(
+            "--wait is for a run that writes: not with --dry-run or --check"
+        )
     today = (args.today or datetime.date.today()).isoformat()
     try:
         registry = open_registry(args.migrate_registry)
@@ -162,17 +176,45 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         return usage_error(error.args[0])
     if target.notice:
         note(target.notice)
+    if not writes:
+        return _migrate(registry, target.path, evals, codemods, today, args, None)
+    try:
+        # held from before the tree is read until the last file is written
+        with repository_lock(target.path, args.wait, on_wait=note) as lock:
+            journal = Journal(lock.with_suffix(".journal"))
+            if cleared := recover(journal, target.path):
+                note(cleared)  # before the tree is read: the run sees it whole
+            return _migrate(
+                registry, target.path, evals, codemods, today, args, journal
+            )
+    except (LockError, WriteError) as error:
+        return usage_error(str(error))
+
+
+def _migrate(
+    registry: Registry,
+    repo: Path,
+    evals: list[str],
+    codemods: Sequence["Declaration"],
+    today: str,
+    args: argparse.Namespace,
+    journal: Journal | None,
+) -> int:
+    """Compute the migration, then print it, write it and summarise.
+
+    It is written when a `journal` is given, to record the staging files in.
+    """
     try:
         with progress_bar(evals) as progress:
-            run = migrate(registry, target.path, evals, codemods, today, progress)
+            run = migrate(registry, repo, evals, codemods, today, progress)
     except KeyboardInterrupt as stop:
         note(f"{described(signal_of(stop))}; nothing was written")
         return exit_status(signal_of(stop))
-    if writes and run.changed_files():
-        stopped = _write(run, target.path)
+    if journal and run.changed_files():
+        stopped = _write(run, repo, journal)
         if stopped is not None:
             return exit_status(stopped)
-    return _report(registry, run, args, writes)
+    return _report(registry, run, args, journal is not None)
 
 
 def _refuse_cached_write(target: Target, writes: bool) -> None:
@@ -190,7 +232,7 @@ def _list_codemods() -> int:
     return ExitCode.OK
 
 
-def _write(run: RunResult, repo: Path) -> int | None:
+def _write(run: RunResult, repo: Path, journal: Journal) -> int | None:
     """Write the run's changes, marking evals that could not be written failed.
 
     Returns the stop signal that ended the writing early, if one did.
@@ -199,7 +241,7 @@ def _write(run: RunResult, repo: Path) -> int | None:
     from empty_migrate.pipeline.write import WriteInterrupted, write_units
 
     try:
-        report = write_units(repo, run.write_plan())
+        report = write_units(repo, run.write_plan(), journal)
     except WriteInterrupted as stop:
         _mark_failed(run, stop.report)
         total = len(stop.written) + len(stop.pending)

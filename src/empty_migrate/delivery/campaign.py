@@ -7,18 +7,35 @@ points at the commit recorded for it. A re-run leaves a finished branch alone,
 makes what is missing, and never touches a branch it did not make (or one that
 has moved since); ``replace`` rebuilds the tool's own out-of-date branches.
 
-Each branch is made with Ctrl-C held: its commit, its ref, its PR text and the
+A branch is recorded as the tool's before its ref is written (as the commit
+it is about to point at, `Record.pending`), so a run stopped or failing right
+after the ref still leaves a branch the next run knows as its own. Each change
+to the state file re-reads it, changes this run's records only, and writes it
+whole (staged, then renamed); runs that write hold the repository's lock
+(`empty_migrate.target.lock`), so no two change it at once.
+
+Each branch is made with Ctrl-C held: its commit, its PR text, its ref and the
 state file are all written, or none of them, and the run stops after it.
+
+An eval whose files are symlinks in the base commit, or lie under a symlinked
+folder there, gets no branch (`Plan.skipped`): a branch stores regular files,
+never a link where the code should be, and nothing is written through a link.
 """
 
+import dataclasses
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from empty_migrate.codemods.kit.declaration import Declaration
 from empty_migrate.delivery.branches import PREFIX, Branch, plan_branches
-from empty_migrate.delivery.git import GitError, GitRepo, uses_conventional_commits
+from empty_migrate.delivery.git import (
+    GitError,
+    GitRepo,
+    Listing,
+    uses_conventional_commits,
+)
 from empty_migrate.delivery.pull_request import (
     TEMPLATE,
     Behaviour,
@@ -27,7 +44,7 @@ from empty_migrate.delivery.pull_request import (
     render,
     title,
 )
-from empty_migrate.pipeline.migrate import Progress, RunResult, migrate
+from empty_migrate.pipeline.migrate import Progress, migrate
 from empty_migrate.pipeline.stops import held_stops
 from empty_migrate.registry.loader import Registry
 from empty_migrate.target.files import write_files
@@ -50,6 +67,9 @@ class Record:
     files: list[str] = field(default_factory=list)
     pr: str | None = None
     detail: str | None = None
+    pending: str | None = None
+    """The commit the tool was about to point the branch at, until it is recorded
+    there: the branch is the tool's at either commit."""
 
 
 @dataclass
@@ -89,6 +109,18 @@ class State:
             write_files(git_dir, {STATE_FILE: text + "\n"})
 
 
+def update_state(git_dir: Path, change: Callable[[State], None]) -> State:
+    """Re-read the state file, apply `change` to it, write it whole; returns it.
+
+    `change` alters this run's records only, so records another run saved
+    since this one started are kept. Call it with the repository's lock held.
+    """
+    state = State.load(git_dir)
+    change(state)
+    state.save(git_dir)
+    return state
+
+
 @dataclass(frozen=True)
 class Delivery:
     """One branch to deliver: its plan, commit message, PR title and text."""
@@ -118,28 +150,51 @@ class Plan:
     deliveries: list[Delivery]
     failed: dict[str, str]
     """Eval -> why its migration failed; it gets no branch."""
+    skipped: dict[str, str] = field(default_factory=dict)
+    """Branch -> why it cannot be made (a file to write is a symlink)."""
+
+
+Measure = Callable[[Sequence[Branch], Path], list[Behaviour]]
+"""Measures the behaviour the branches change, given them and the exported base."""
 
 
 def audit_measure(
     registry: Registry, python: str | None, notify: Callable[[str], None]
-) -> Callable[[RunResult, Path], list[Behaviour]]:
+) -> Measure:
     """A `plan` measure: the audit of the base tree, then of the migrated one.
 
     The audit runs in the target environment, `python` or as `audit` chooses
     (`notify` hears about a first-time build).
     """
 
-    def measure(run: RunResult, tree: Path) -> list[Behaviour]:
+    def measure(branches: Sequence[Branch], tree: Path) -> list[Behaviour]:
         # imported here: only --audit runs the audit
         from empty_migrate.audit.run import choose_python, run_audit
 
-        evals = [r.eval for r in run.evals if r.status == "rewritten"]
+        evals = [name for branch in branches for name in branch.evals]
         interpreter = choose_python(python, tree, notify)
         before = run_audit(registry, tree, evals, interpreter)
-        write_files(tree, run.changed_files())  # the base's temporary copy
+        files = {path: text for b in branches for path, text in b.files.items()}
+        write_exported(tree, files)
         return measured(before, run_audit(registry, tree, evals, interpreter))
 
     return measure
+
+
+def write_exported(tree: Path, files: Mapping[str, str | bytes]) -> None:
+    """Write `files` into an exported tree, never through a link in it.
+
+    Raises:
+        GitError: If a path is a symlink there or lies under one; nothing is
+            written.
+    """
+    for path in sorted(files):
+        parts = Path(path).parts
+        for depth in range(1, len(parts) + 1):
+            if (tree / Path(*parts[:depth])).is_symlink():
+                linked = "/".join(parts[:depth])
+                raise GitError(f"{linked} is a symlink: not written through")
+    write_files(tree, files)
 
 
 def plan(
@@ -150,21 +205,25 @@ def plan(
     today: str,
     base_commit: str,
     issue: int | None = None,
-    measure: Callable[[RunResult, Path], list[Behaviour]] | None = None,
+    measure: Measure | None = None,
     progress: Progress | None = None,
 ) -> Plan:
     """Migrate the base's files (exported beside the work tree) and split the run.
 
-    `measure`, if given, is called with the run and the exported base tree for
-    the before/after behaviour the PR texts show; it may write the run's
-    changes into that temporary tree.
+    A branch with a file to write that is not a regular file in the base
+    commit (a symlink, or under a symlinked folder) is skipped, with why.
+
+    `measure`, if given, is called with the branches to make and the exported
+    base tree for the before/after behaviour the PR texts show; it may write
+    the branches' files into that temporary tree.
     """
     with git.exported(base_commit) as tree:
         run = migrate(registry, tree, evals, codemods, today, progress)
-        branches = plan_branches(run, tree)
+        planned = plan_branches(run, tree)
+        branches, skipped = _storable(planned, git.listing(base_commit))
         template_file = tree / TEMPLATE
         template = template_file.read_text("utf-8") if template_file.is_file() else None
-        behaviour = measure(run, tree) if measure else None
+        behaviour = measure(branches, tree) if measure else None
     conventional = uses_conventional_commits(git.subjects(base_commit))
     deliveries = [
         Delivery(
@@ -176,7 +235,27 @@ def plan(
         for branch in branches
     ]
     failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
-    return Plan(deliveries, failed)
+    return Plan(deliveries, failed, skipped)
+
+
+def _storable(
+    branches: list[Branch], base: Listing
+) -> tuple[list[Branch], dict[str, str]]:
+    """The branches whose files the base can hold, and why each other cannot."""
+    kept: list[Branch] = []
+    skipped: dict[str, str] = {}
+    for branch in branches:
+        problems = [base.obstacle(path) for path in branch.changed_files()]
+        problem = next((p for p in problems if p), None)
+        if problem is None:
+            kept.append(branch)
+            continue
+        evals = ", ".join(branch.evals) or "a shared module"
+        skipped[branch.name] = (
+            f"{problem} in the base commit, and a branch stores files, not links: "
+            f"no branch for {evals}"
+        )
+    return kept, skipped
 
 
 class CampaignInterrupted(Exception):
@@ -202,27 +281,29 @@ def deliver(
 ) -> list[Outcome]:
     """Make each delivery's branch (and PR text) unless it is done; in order.
 
-    The plan's failed evals are recorded first; they get no branch.
+    The plan's failed evals are recorded first; they get no branch. Call it
+    with the repository's lock held (`empty_migrate.target.lock`).
 
     Raises:
         CampaignInterrupted: If a stop signal arrived; the branches before it are
             complete and recorded.
     """
-    state = State.load(git.git_dir)
-    state.base = base
-    for name, reason in plan.failed.items():
-        recorded = state.branches.get(PREFIX + name)
-        if recorded is None or recorded.status != "done":
-            state.branches[PREFIX + name] = Record(
-                [name], None, base_commit, "failed", detail=reason
-            )
-    state.save(git.git_dir)
+
+    def record_failures(state: State) -> None:
+        state.base = base
+        for name, reason in plan.failed.items():
+            recorded = state.branches.get(PREFIX + name)
+            if recorded is None or recorded.status != "done":
+                state.branches[PREFIX + name] = Record(
+                    [name], None, base_commit, "failed", detail=reason
+                )
+
+    update_state(git.git_dir, record_failures)
     deliveries = plan.deliveries
     outcomes: list[Outcome] = []
     with held_stops() as stopped:
         for index, delivery in enumerate(deliveries):
-            outcome = _deliver_one(git, delivery, base_commit, pr_dir, replace, state)
-            state.save(git.git_dir)
+            outcome = _deliver_one(git, delivery, base_commit, pr_dir, replace)
             outcomes.append(outcome)
             if report:
                 report(outcome)
@@ -239,10 +320,9 @@ def _deliver_one(
     base_commit: str,
     pr_dir: Path,
     replace: bool,
-    state: State,
 ) -> Outcome:
     branch = delivery.branch
-    owner, tip = ownership(git, state, branch.name)
+    owner, tip = ownership(git, State.load(git.git_dir), branch.name)
     ours = owner == "ours"
     if owner in ("moved", "foreign"):
         why = OWNERSHIP[owner]
@@ -255,16 +335,47 @@ def _deliver_one(
         and git.parents(tip) == [base_commit]
     ):
         pr = _write_pr(pr_dir, branch, delivery.pr_text)
-        _record(state, branch, tip, base_commit, pr)
+        done = _record(branch, tip, base_commit, pr)
+        update_state(git.git_dir, _setting(branch.name, done))
         return Outcome(branch.name, "unchanged", tip, pr=pr)
     if ours and not replace:
         detail = "differs from this run's migration; --replace-existing rebuilds it"
         return Outcome(branch.name, "out of date", tip, detail)
     commit = git.commit(tree, base_commit, delivery.message)
-    git.set_branch(branch.name, commit, tip)
+    # written before the ref: a PR folder that cannot be written changes no branch
     pr = _write_pr(pr_dir, branch, delivery.pr_text)
-    _record(state, branch, commit, base_commit, pr)
+    _point(git, branch.name, tip, commit, _record(branch, commit, base_commit, pr))
     return Outcome(branch.name, "replaced" if ours else "created", commit, pr=pr)
+
+
+def _point(git: GitRepo, name: str, tip: str | None, commit: str, done: Record) -> None:
+    """Point branch `name` from `tip` at `commit`, recorded as the tool's throughout.
+
+    The record names the new commit as pending before the ref moves, and as
+    the branch's once it has: a stop between the two still leaves the branch
+    known as the tool's. If the ref cannot move, the record is put back.
+    """
+    before = State.load(git.git_dir).branches.get(name)
+    pending = dataclasses.replace(done, commit=tip, pending=commit)
+    update_state(git.git_dir, _setting(name, pending))
+    try:
+        git.set_branch(name, commit, tip)
+    except GitError:
+        update_state(git.git_dir, _setting(name, before))
+        raise
+    update_state(git.git_dir, _setting(name, done))
+
+
+def _setting(name: str, record: Record | None) -> Callable[[State], None]:
+    """A change to the state: branch `name`'s record set (None: removed)."""
+
+    def change(state: State) -> None:
+        if record is None:
+            state.branches.pop(name, None)
+        else:
+            state.branches[name] = record
+
+    return change
 
 
 OWNERSHIP = {
@@ -286,7 +397,7 @@ def ownership(git: GitRepo, state: State, branch: str) -> tuple[str, str | None]
     record = state.branches.get(branch)
     if tip is None:
         return "absent", None
-    if record is not None and record.commit == tip:
+    if record is not None and tip in (record.commit, record.pending):
         return "ours", tip
     return ("moved" if record is not None and record.commit else "foreign"), tip
 
@@ -298,10 +409,10 @@ def _write_pr(pr_dir: Path, branch: Branch, text: str) -> Path:
     return path
 
 
-def _record(state: State, branch: Branch, commit: str, base: str, pr: Path) -> None:
-    state.branches[branch.name] = Record(
-        list(branch.evals), commit, base, "done", branch.changed_files(), str(pr)
-    )
+def _record(branch: Branch, commit: str, base: str, pr: Path) -> Record:
+    """The record of a branch the tool made: `commit`, on `base`."""
+    files = branch.changed_files()
+    return Record(list(branch.evals), commit, base, "done", files, str(pr))
 
 
 @dataclass(frozen=True)
@@ -321,7 +432,7 @@ def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
     state = State.load(git.git_dir)
     rows = []
     for name, record in sorted(state.branches.items()):
-        owner, _ = ownership(git, state, name)
+        owner, tip = ownership(git, state, name)
         if record.status == "failed":
             label, detail = "failed", record.detail
         elif owner == "absent":
@@ -330,7 +441,8 @@ def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
             label, detail = "moved", OWNERSHIP[owner]
         else:
             label, detail = "done", None
+        commit = tip if owner == "ours" else record.commit
         rows.append(
-            BranchStatus(name, record.evals, label, record.commit, record.base, detail)
+            BranchStatus(name, record.evals, label, commit, record.base, detail)
         )
     return state, rows

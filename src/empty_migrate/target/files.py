@@ -264,6 +264,10 @@ def recover(journal: Journal, root: Path) -> str | None:
     staged files are renamed into place, so the set is written whole. Only
     files the journal names, under `root` and named as staging files, are
     touched. Returns a one-line account, or None when there was nothing.
+
+    Raises:
+        WriteError: If a file could not be removed or renamed; the journal is
+            kept.
     """
     try:
         entry = json.loads(journal.path.read_text(encoding="utf-8"))
@@ -283,11 +287,17 @@ def recover(journal: Journal, root: Path) -> str | None:
         and not linked_part(root, dest)
         and (root / temp).is_file()
     ]
-    for temp, dest in pairs:
-        if phase == "renaming":
-            os.replace(root / temp, root / dest)
-        else:
-            (root / temp).unlink()
+    try:
+        for temp, dest in pairs:
+            if phase == "renaming":
+                os.replace(root / temp, root / dest)
+            else:
+                (root / temp).unlink()
+    except OSError as error:
+        raise WriteError(
+            f"could not clear what a stopped run left ({error}): finish by hand "
+            f"what {journal.path} names, then remove it"
+        ) from None
     journal.clear()
     if not pairs:
         return None

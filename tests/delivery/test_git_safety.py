@@ -194,6 +194,22 @@ def test_a_pr_folder_that_is_a_file_is_refused_before_anything(
     assert not (repo / STATE).exists()
 
 
+def test_a_pr_text_that_cannot_be_written_leaves_its_branch_unmade(
+    repo, registry, tmp_path, capsys
+):
+    (tmp_path / "prs/gamma.md").mkdir(parents=True)  # in the way of gamma's text
+    (tmp_path / "prs/gamma.md/x").write_text("")
+
+    assert campaign(repo, registry, "--pr-dir", str(tmp_path / "prs")) == 3
+
+    err = capsys.readouterr().err
+    assert f"empty-migrate: cannot write {tmp_path / 'prs/gamma.md'}: " in err
+    assert err.count("\n") == 2  # the first branch's line, then this one
+    recorded = json.loads((repo / STATE).read_text())["branches"]
+    assert branches(repo) == set(recorded) == {"empty-policy/shared"}
+    untouched(repo)
+
+
 def test_a_detached_head_needs_a_base(repo, registry, capsys):
     git(repo, "checkout", "-q", "--detach")
 

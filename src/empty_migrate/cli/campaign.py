@@ -143,6 +143,9 @@ def run_branch_per_eval(
     except PlanError as error:
         note(str(error))
         return ExitCode.TOOL_ERROR
+    except OSError as error:  # a PR text or the state file: no branch unrecorded
+        note(f"cannot write {error.filename2 or error.filename}: {error.strerror}")
+        return ExitCode.TOOL_ERROR
     finally:
         git.close()
 

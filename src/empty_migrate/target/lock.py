@@ -30,8 +30,8 @@ from empty_migrate.target.corpus import cache_root
 LOCK_FILE = "empty-migrate/lock"
 """The lock file, under the repository's git common folder."""
 
-_held: dict[Path, tuple[int, int]] = {}
-"""Lock file -> (its descriptor, how many nested holds) in this process."""
+_held: dict[Path, int] = {}
+"""Lock file -> its descriptor, for each lock this process holds."""
 
 
 class LockError(Exception):
@@ -61,16 +61,11 @@ def repository_lock(
         LockError: If the lock file cannot be made.
     """
     path = lock_path(repo)
-    if path in _held:
-        descriptor, depth = _held[path]
-        _held[path] = (descriptor, depth + 1)
-        try:
-            yield path
-        finally:
-            _held[path] = (descriptor, depth)
+    if path in _held:  # held by an outer block of this process, which lets go
+        yield path
         return
     descriptor = _acquire(path, repo, wait, on_wait)
-    _held[path] = (descriptor, 1)
+    _held[path] = descriptor
     try:
         yield path
     finally:
@@ -150,7 +145,7 @@ def _holder(descriptor: int) -> str:
 def _close_in_child() -> None:
     # a forked process shares the lock's open file: closing its copy (never
     # unlocking it) leaves the lock to the parent, released when the parent dies
-    for descriptor, _ in _held.values():
+    for descriptor in _held.values():
         with contextlib.suppress(OSError):
             os.close(descriptor)
     _held.clear()

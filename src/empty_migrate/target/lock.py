@@ -25,7 +25,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from empty_migrate.target.corpus import cache_root
+from empty_migrate.target.cache import cache_path
 
 LOCK_FILE = "empty-migrate/lock"
 """The lock file, under the repository's git common folder."""
@@ -79,7 +79,7 @@ def lock_path(repo: Path) -> Path:
     if common is not None:
         return common / LOCK_FILE
     key = hashlib.sha256(str(repo.resolve()).encode("utf-8", "surrogateescape"))
-    return cache_root() / "locks" / f"{key.hexdigest()[:32]}.lock"
+    return cache_path("locks", f"{key.hexdigest()[:32]}.lock")
 
 
 def git_common_dir(repo: Path) -> Path | None:

@@ -20,6 +20,7 @@ from empty_migrate.delivery.branches import Branch
 from empty_migrate.delivery.git import GitError, GitRepo
 from empty_migrate.pipeline.migrate import select_codemods
 from empty_migrate.registry.loader import Registry
+from empty_migrate.target.files import WriteError, write_files
 from tests.delivery.campaigns import campaign
 from tests.delivery.test_branch_per_eval import BRANCHES, branches, untouched
 from tests.demo import git
@@ -135,8 +136,8 @@ def test_an_eval_behind_a_symlink_is_skipped_with_the_link_named(
 
     err = capsys.readouterr().err
     assert (
-        f"empty-policy/gamma: skipped: {linked} is a symlink in the base commit, "
-        "and a branch stores files, not links: no branch for gamma"
+        f"empty-policy/gamma: skipped: {GAMMA}/gamma.py: {linked} is a symbolic "
+        "link: migrate the files where they live"
     ) in err
     assert "2 branch(es): 2 created, 1 skipped; 0 eval(s) failed" in err
     assert branches(repo) == BRANCHES - {"empty-policy/gamma"}
@@ -156,10 +157,10 @@ def test_nothing_is_written_through_a_link_into_the_exported_tree(
 
     def measure(planned: list[Branch], tree: Path) -> list:
         files = {p: t for b in planned for p, t in b.files.items()}
-        delivery.write_exported(tree, files)  # as the audit's measure does
+        write_files(tree, files)  # as the audit's measure does
         written.extend(files)
-        with pytest.raises(GitError, match=f"^{GAMMA} is a symlink"):
-            delivery.write_exported(tree, {f"{GAMMA}/gamma.py": "x = 1\n"})
+        with pytest.raises(WriteError, match=f"^{GAMMA} is a symbolic link"):
+            write_files(tree, {f"{GAMMA}/gamma.py": "x = 1\n"})
         return []
 
     opened = GitRepo(repo)

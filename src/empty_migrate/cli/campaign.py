@@ -13,6 +13,7 @@ from empty_migrate.cli.common import note, progress_bar
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.stops import described, exit_status
 from empty_migrate.target.corpus import CorpusError, resolve_target
+from empty_migrate.target.files import WriteError
 from empty_migrate.target.lock import LockError, repository_lock
 
 DELIVERED = ("created", "replaced", "unchanged")
@@ -141,6 +142,9 @@ def run_branch_per_eval(
         note(str(error))
         return ExitCode.USAGE
     except PlanError as error:
+        note(str(error))
+        return ExitCode.TOOL_ERROR
+    except WriteError as error:  # one that says which file and why
         note(str(error))
         return ExitCode.TOOL_ERROR
     except OSError as error:  # a PR text or the state file: no branch unrecorded

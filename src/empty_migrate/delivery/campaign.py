@@ -24,7 +24,7 @@ never a link where the code should be, and nothing is written through a link.
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -44,10 +44,10 @@ from empty_migrate.delivery.pull_request import (
     render,
     title,
 )
-from empty_migrate.pipeline.migrate import Progress, migrate
+from empty_migrate.pipeline.migrate import Progress, RunResult, migrate
 from empty_migrate.pipeline.stops import held_stops
 from empty_migrate.registry.loader import Registry
-from empty_migrate.target.files import write_files
+from empty_migrate.target.files import WriteError, write_files
 
 STATE_FILE = "empty-migrate/campaign.json"
 """The state file, under the repository's git folder (never in the work tree)."""
@@ -175,26 +175,10 @@ def audit_measure(
         interpreter = choose_python(python, tree, notify)
         before = run_audit(registry, tree, evals, interpreter)
         files = {path: text for b in branches for path, text in b.files.items()}
-        write_exported(tree, files)
+        write_files(tree, files)  # never through a link in it
         return measured(before, run_audit(registry, tree, evals, interpreter))
 
     return measure
-
-
-def write_exported(tree: Path, files: Mapping[str, str | bytes]) -> None:
-    """Write `files` into an exported tree, never through a link in it.
-
-    Raises:
-        GitError: If a path is a symlink there or lies under one; nothing is
-            written.
-    """
-    for path in sorted(files):
-        parts = Path(path).parts
-        for depth in range(1, len(parts) + 1):
-            if (tree / Path(*parts[:depth])).is_symlink():
-                linked = "/".join(parts[:depth])
-                raise GitError(f"{linked} is a symlink: not written through")
-    write_files(tree, files)
 
 
 def plan(
@@ -235,7 +219,20 @@ def plan(
         for branch in branches
     ]
     failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
-    return Plan(deliveries, failed, skipped)
+    return Plan(deliveries, failed, _not_migrated(run) | skipped)
+
+
+def _not_migrated(run: RunResult) -> dict[str, str]:
+    """The branch of each eval a codemod could not migrate, and why it gets none.
+
+    Such an eval (a file reached through a link, a construct a codemod cannot
+    rewrite) is skipped by the migration; an eval that needs nothing is not.
+    """
+    return {
+        PREFIX + r.eval: r.reason or "skipped"
+        for r in run.evals
+        if r.status == "skipped" and any(f.status == "skipped" for f in r.files)
+    }
 
 
 def _storable(
@@ -405,7 +402,10 @@ def ownership(git: GitRepo, state: State, branch: str) -> tuple[str, str | None]
 def _write_pr(pr_dir: Path, branch: Branch, text: str) -> Path:
     path = pr_dir / f"{branch.key}.md"
     if not path.is_file() or path.read_text(encoding="utf-8") != text:
-        write_files(pr_dir, {path.name: text})
+        try:
+            write_files(pr_dir, {path.name: text})
+        except WriteError as error:
+            raise WriteError(f"cannot write {path}: {error}") from None
     return path
 
 

@@ -528,3 +528,57 @@ def test_a_kept_scan_is_not_used_once_a_module_it_imports_appears(
     write_files(repo, {"src/inspect_evals/beta/util.py": util})
     [check] = scan_repo(repo)["beta"].flow_checks
     assert (check.file, check.function) == ("beta/util.py", "check")
+
+
+def latin_1_scorer(synthetic_repo, coding_line: bool):
+    """alpha/scorer.py in latin-1, with a PEP 263 coding line or without one."""
+    path = synthetic_repo / "src/inspect_evals/alpha/scorer.py"
+    text = path.read_text().replace("openai/gpt-4o", "openai/gpt-4o-café")
+    if coding_line:
+        text = "# -*- coding: latin-1 -*-\n" + text
+    path.write_bytes(text.encode("latin-1"))
+
+
+@pytest.mark.parametrize("coding_line", [True, False], ids=["coding", "no-coding"])
+def test_a_file_that_is_not_utf8_is_reported_and_the_scan_goes_on(
+    synthetic_repo, synthetic_registry, capsys, monkeypatch, tmp_path, coding_line
+):
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    latin_1_scorer(synthetic_repo, coding_line)
+    alpha = scan_repo(synthetic_repo)["alpha"]
+    [finding] = alpha.not_utf8
+    assert finding.file == "alpha/scorer.py"
+    assert finding.text.startswith(
+        "src/inspect_evals/alpha/scorer.py is not UTF-8 (byte 0xe9 at offset "
+    )
+    assert finding.text.endswith(": convert it to UTF-8 to migrate this eval")
+    assert ("; it declares latin-1)" in finding.text) == coding_line
+    assert set(alpha.tasks) == {"alpha", "alpha_mcq"}  # the other files are read
+
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "scan", *args]) == 1
+    out = capsys.readouterr().out
+    assert f"alpha: not scanned: {finding.text}\n" in out
+    assert "drift: alpha: not UTF-8: " in out
+    assert main(["registry", "validate", *args]) == 2
+    assert "is not UTF-8" in capsys.readouterr().err
+    assert main(["registry", "scaffold", "alpha", *args]) == 0
+    assert f"# scan: not scanned: {finding.text}\n" in capsys.readouterr().out
+    assert main(["registry", "scan", "--format", "json", *args]) == 1
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert data["evals"]["alpha"]["unparsable"] == [str(finding)]
+
+
+def test_a_bom_and_crlf_scan_like_their_plain_twin(
+    synthetic_repo, synthetic_registry, monkeypatch, tmp_path
+):
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    plain = scan_repo(synthetic_repo)["alpha"]
+    for name in ("alpha.py", "scorer.py"):
+        path = synthetic_repo / "src/inspect_evals/alpha" / name
+        text = path.read_text().replace("\n", "\r\n")
+        path.write_bytes("\ufeff".encode() + text.encode())
+    assert scan_repo(synthetic_repo)["alpha"] == plain
+    assert drift_lines(synthetic_registry, synthetic_repo) == []

@@ -1,12 +1,16 @@
-"""Codemods read only the run's workspace, never the disk under it."""
+"""Codemods read only the run's workspace, never the disk under it; it reads text
+with LF line ends and no BOM, and refuses a file that is not UTF-8."""
 
 import shutil
 from pathlib import Path
+
+import pytest
 
 from empty_migrate.codemods import eval_target, implementation, names
 from empty_migrate.pipeline.runner import Workspace, migrate_eval
 from empty_migrate.registry.loader import load_entry
 from empty_migrate.source.scan import scan_eval
+from empty_migrate.target.text_files import NotUtf8
 from tests.demo import entry
 
 GOLDEN = Path(__file__).parents[2] / "golden"
@@ -107,3 +111,9 @@ def test_a_run_sees_its_workspace_tree_not_the_targets(tmp_path):
     elsewhere = _other_tree(tmp_path / "other", tree)
 
     assert _run(elsewhere, Workspace(tree)) == expected
+
+
+def test_a_file_that_is_not_utf8_is_refused_with_the_reason(tmp_path):
+    (tmp_path / "a.py").write_bytes("# café\n".encode("latin-1"))
+    with pytest.raises(NotUtf8, match=r"^a\.py is not UTF-8 \(byte 0xe9 "):
+        Workspace(tmp_path).read("a.py")

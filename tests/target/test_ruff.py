@@ -41,6 +41,15 @@ def test_no_pin_means_the_installed_ruff(tmp_path, config):
     assert ruff_for(tmp_path) == installed_ruff()
 
 
+def test_the_pin_is_read_through_crlf_and_a_bom_and_not_from_latin_1(tmp_path):
+    config = tmp_path / ".pre-commit-config.yaml"
+    text = PRE_COMMIT.format(version="0.15.11")
+    config.write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    assert pinned_version(tmp_path) == "0.15.11"
+    config.write_bytes(("# café\n" + text).encode("latin-1"))
+    assert pinned_version(tmp_path) is None  # YAML is UTF-8: as for invalid YAML
+
+
 def test_the_installed_ruff_serves_a_target_that_pins_it(tmp_path):
     ruff = ruff_for(pin(tmp_path, installed_ruff().version))
     assert ruff == installed_ruff() and ruff.notice is None

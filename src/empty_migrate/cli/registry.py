@@ -222,6 +222,8 @@ def _print_scan(
     }
     print(f"{spec}: " + ", ".join(f"{v} {k}" for k, v in totals.items()))
     for name, scan in scans.items():
+        for finding in scan.not_utf8:
+            print(f"{name}: not scanned: {finding.text}")
         for line in _flow_lines(registry, name, scan):
             print(f"{name}: {line}")
     for item in found:
@@ -274,7 +276,7 @@ def _scan_json(
                 "preset_calls": findings(s.preset_calls),
                 "empty_checks": findings(s.empty_checks),
                 "dead_checks": findings(s.dead_checks),
-                "unparsable": findings(s.unparsable),
+                "unparsable": findings([*s.not_utf8, *s.unparsable]),
                 "helpers": [_helper_json(registry, name, c) for c in s.helpers],
                 "found_by_following_the_output": findings(s.missed_by_name),
                 "not_followed": findings(s.unfollowed),

@@ -206,7 +206,7 @@ def plan(
         planned = plan_branches(run, tree)
         branches, skipped = _storable(planned, git.listing(base_commit))
         template_file = tree / TEMPLATE
-        template = template_file.read_text("utf-8") if template_file.is_file() else None
+        template = _template_text(template_file)
         behaviour = measure(branches, tree) if measure else None
     conventional = uses_conventional_commits(git.subjects(base_commit))
     deliveries = [
@@ -253,6 +253,11 @@ def _storable(
             f"no branch for {evals}"
         )
     return kept, skipped
+
+
+def _template_text(path: Path) -> str | None:
+    """The target's PR template, as prose: a byte that is not UTF-8 is replaced."""
+    return path.read_text("utf-8-sig", errors="replace") if path.is_file() else None
 
 
 class CampaignInterrupted(Exception):

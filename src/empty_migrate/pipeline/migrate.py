@@ -29,6 +29,7 @@ from empty_migrate.registry.loader import Registry, RegistryError
 from empty_migrate.source.scan import PACKAGE_ROOT, scan_eval
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import pause_for_tests
+from empty_migrate.target.text_files import NotUtf8
 
 Progress = Callable[[int, int, str], None]
 
@@ -449,12 +450,29 @@ def _migrate_one(
     today: str,
     workspace: Workspace,
 ) -> EvalResult:
+    """Migrate one eval; one that needs a file that is not UTF-8 is skipped."""
+    try:
+        return _migrated(registry, repo, name, codemods, today, workspace)
+    except NotUtf8 as error:  # a file outside its package: a helper, its README
+        return EvalResult(name, reason=str(error))
+
+
+def _migrated(
+    registry: Registry,
+    repo: Path,
+    name: str,
+    codemods: Sequence[Declaration],
+    today: str,
+    workspace: Workspace,
+) -> EvalResult:
     entry = registry.get(name)
     if isinstance(entry.codemods, str):
         return EvalResult(
             name, reason=f"registry says {entry.codemods}: {entry.codemods_reason}"
         )
     scan = scan_eval(workspace, name)
+    if scan.not_utf8:
+        return EvalResult(name, reason="; ".join(f.text for f in scan.not_utf8))
     if scan.unparsable:
         broken = "; ".join(
             f"{f.file} does not parse ({f.text})" for f in scan.unparsable

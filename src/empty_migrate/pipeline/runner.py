@@ -20,6 +20,7 @@ from empty_migrate.pipeline.comment_review import CommentReview, ReviewNote
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import linked_part
+from empty_migrate.target.text_files import NotUtf8
 
 __all__ = ["EvalResult", "FileResult", "migrate_eval", "run_file"]
 
@@ -138,6 +139,8 @@ def run_file(
                 review.rewritten(current, None)
     except Skip as skip:
         return FileResult(path, "skipped", text, text, tuple(applied), str(skip))
+    except NotUtf8:
+        raise  # a file the eval needs cannot be read: the eval is skipped whole
     except Exception as error:  # a codemod bug must not stop the other evals
         if (reason := _parse_failure(error)) is not None:
             return FileResult(path, "skipped", text, text, tuple(applied), reason)

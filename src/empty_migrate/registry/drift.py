@@ -29,6 +29,7 @@ from empty_migrate.source.syntax import (
     local_name,
     qualified_definitions,
 )
+from empty_migrate.target.text_files import NotUtf8, source_text
 
 
 @dataclass(frozen=True)
@@ -47,24 +48,34 @@ def unresolved_references(
     registry: Registry, scans: dict[str, EvalScan], repo: Path
 ) -> Iterator[str]:
     """Every scorer or task reference that does not resolve, as ``file: problem``."""
-    for name, entry in registry.evals.items():
-        scan = scans.get(name)
-        source = registry.files[name]
-        if scan is None:
-            yield f"{source}: eval {name!r} is not a package in {repo / PACKAGE_ROOT}"
-            continue
-        for task in entry.tasks:
-            if task not in scan.tasks:
-                yield f"{source}: tasks.{task}: no @task {task!r} in {name}/"
-        for i, scorer in enumerate(entry.scorers):
-            problem = _reference_problem(scorer.name, scorer.file, scan, repo)
-            problem = problem or _verdict_problem(entry, scorer, repo)
-            if problem:
-                yield f"{source}: scorers[{i}] {scorer.name}: {problem}"
-        for i, helper in enumerate(entry.helpers):
-            last = helper.name.rsplit(".", 1)[-1]
-            if problem := _reference_problem(last, helper.file, scan, repo):
-                yield f"{source}: helpers[{i}] {helper.name}: {problem}"
+    for name in registry.evals:
+        try:
+            yield from _unresolved(registry, name, scans, repo)
+        except NotUtf8 as error:
+            yield f"{registry.files[name]}: {error}"
+
+
+def _unresolved(
+    registry: Registry, name: str, scans: dict[str, EvalScan], repo: Path
+) -> Iterator[str]:
+    entry = registry.evals[name]
+    scan = scans.get(name)
+    source = registry.files[name]
+    if scan is None:
+        yield f"{source}: eval {name!r} is not a package in {repo / PACKAGE_ROOT}"
+        return
+    for task in entry.tasks:
+        if task not in scan.tasks:
+            yield f"{source}: tasks.{task}: no @task {task!r} in {name}/"
+    for i, scorer in enumerate(entry.scorers):
+        problem = _reference_problem(scorer.name, scorer.file, scan, repo)
+        problem = problem or _verdict_problem(entry, scorer, repo)
+        if problem:
+            yield f"{source}: scorers[{i}] {scorer.name}: {problem}"
+    for i, helper in enumerate(entry.helpers):
+        last = helper.name.rsplit(".", 1)[-1]
+        if problem := _reference_problem(last, helper.file, scan, repo):
+            yield f"{source}: helpers[{i}] {helper.name}: {problem}"
 
 
 def _reference_problem(name: str, file: str, scan: EvalScan, repo: Path) -> str | None:
@@ -110,7 +121,7 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
     """
     names = set(_top_level_names(path, mtime_ns))
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = ast.parse(source_text(path))
     except SyntaxError:
         return frozenset(names)
     for node in ast.walk(tree):
@@ -129,7 +140,7 @@ def _top_level_names(path: Path, mtime_ns: int) -> frozenset[str]:
     functions, so the scan's ``@task``/``@scorer`` index does not hold them.
     """
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = ast.parse(source_text(path))
     except SyntaxError:
         return frozenset()
     return frozenset(
@@ -151,8 +162,11 @@ def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Dr
         for name in sorted(set(registry.evals) - set(scans))
     ]
     for name in sorted(set(registry.evals) & set(scans)):
-        found += list(eval_drift(registry, name, scans[name], repo))
-        found += list(helper_drift(registry.evals[name], name, scans[name], repo))
+        try:
+            found += list(eval_drift(registry, name, scans[name], repo))
+            found += list(helper_drift(registry.evals[name], name, scans[name], repo))
+        except NotUtf8 as error:
+            found.append(Drift(name, "not UTF-8", str(error)))
     return found
 
 
@@ -261,7 +275,7 @@ def _in_helper(
 def _function_spans(path: Path) -> dict[str, tuple[int, int]]:
     """Each function's qualified name in a module, with its first and last line."""
     try:
-        return _spans(path.read_text())
+        return _spans(source_text(path))
     except OSError:
         return {}
 

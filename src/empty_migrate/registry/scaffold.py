@@ -43,6 +43,7 @@ def _found(scan: EvalScan) -> list[str]:
         ("preset_score_on_no_response", scan.preset_calls),
         ("empty checks", scan.empty_checks),
         ("dead checks", scan.dead_checks),
+        ("not scanned", [finding.text for finding in scan.not_utf8]),
     ]
     return [
         f"# scan: {label}: {', '.join(map(str, items))}"

@@ -126,7 +126,7 @@ def _entries(index: PackageIndex) -> list[Visit]:
     """Every ``@scorer`` function, and every function nested in it taking a state."""
     found: list[Visit] = []
     for file in index.files():
-        if "scorer" not in index.workspace.read(f"src/inspect_evals/{file}"):
+        if "scorer" not in index.text(file):
             continue
         module = index.module(file)
         if module is None:

@@ -24,6 +24,7 @@ from empty_migrate.source.syntax import (
     qualified_definitions,
 )
 from empty_migrate.source.workspace import Workspace
+from empty_migrate.target.text_files import NotUtf8
 
 ROOT = "src/inspect_evals"
 
@@ -133,8 +134,15 @@ class PackageIndex:
             self._modules[file] = self._parse(file)
         return self._modules[file]
 
+    def text(self, file: str) -> str:
+        """A file of the package's text; "" if it is not UTF-8 (the scan says so)."""
+        try:
+            return self.workspace.read(f"{ROOT}/{file}")
+        except NotUtf8:
+            return ""
+
     def _parse(self, file: str) -> Module | None:
-        text = self.workspace.read(f"{ROOT}/{file}")
+        text = self.text(file)
         if not text:
             return None
         try:
@@ -194,7 +202,7 @@ class PackageIndex:
         """Every method called `name` of the package's classes, in file order."""
         found = []
         for file in self.files():
-            if f"def {name}(" not in self.workspace.read(f"{ROOT}/{file}"):
+            if f"def {name}(" not in self.text(file):
                 continue
             module = self.module(file)
             if module is None:

@@ -27,6 +27,7 @@ from empty_migrate.source.syntax import (
 )
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
+from empty_migrate.target.text_files import NotUtf8
 
 PACKAGE_ROOT = Path("src/inspect_evals")
 NOT_EVALS = {"utils"}
@@ -64,6 +65,8 @@ class EvalScan:
     empty_checks: list[Finding] = field(default_factory=list)
     dead_checks: list[Finding] = field(default_factory=list)
     unparsable: list[Finding] = field(default_factory=list)
+    not_utf8: list[Finding] = field(default_factory=list)
+    """Files the scan could not read, each with the whole reason as its text."""
     flow_checks: list[FlowCheck] = field(default_factory=list)
     unfollowed: list[Finding] = field(default_factory=list)
 
@@ -132,7 +135,10 @@ def _scan(workspace: Workspace, name: str) -> EvalScan:
             if not _WORTH_PARSING.search(text):
                 continue
             module = workspace.parse(text, relative)
-        except (SyntaxError, UnicodeDecodeError, ValueError) as error:
+        except NotUtf8 as error:
+            result.not_utf8.append(Finding(relative, error.line, str(error)))
+            continue
+        except (SyntaxError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue
         _ModuleScanner(relative, result).scan(module)
@@ -150,7 +156,7 @@ def _key(workspace: Workspace, name: str) -> str | None:
     try:
         for path in workspace.python_files((PACKAGE_ROOT / name).as_posix()):
             parts += [path, workspace.read(path)]
-    except (UnicodeDecodeError, ValueError, OSError):
+    except (NotUtf8, OSError):
         return None
     return key_of(*parts)
 

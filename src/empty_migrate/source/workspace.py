@@ -6,11 +6,16 @@ tree once and keeps the text, and it holds the files the run has changed so
 far, so a reader always sees the run's current text of a path: what an earlier
 eval of the run left there, else what the tree held when it was first read.
 Changing the tree during a run changes nothing the run sees.
+
+Every reader sees a file's text with LF line ends and no byte-order mark
+(`empty_migrate.target.text_files`). A file that is not UTF-8 raises `NotUtf8`.
 """
 
 import ast
 from collections import OrderedDict
 from pathlib import Path
+
+from empty_migrate.target.text_files import decoded
 
 _PARSED_TEXTS = 32
 """How many parsed texts a workspace keeps: the scan, the judge index and the
@@ -38,13 +43,17 @@ class Workspace(dict[str, str]):
         self._parsed: OrderedDict[str, ast.Module] = OrderedDict()
 
     def read(self, path: str) -> str:
-        """The run's current text of a file; "" if it does not exist."""
+        """The run's current text of a file; "" if it does not exist.
+
+        Raises:
+            NotUtf8: If the file is not UTF-8 (the message says what to do).
+        """
         if path in self:
             return self[path]
         if path not in self._read:
             file = self.repo / path
             self._read[path] = (
-                file.read_text(encoding="utf-8") if file.is_file() else ""
+                decoded(file.read_bytes(), path)[0] if file.is_file() else ""
             )
         return self._read[path]
 

@@ -113,6 +113,18 @@ def test_a_run_sees_its_workspace_tree_not_the_targets(tmp_path):
     assert _run(elsewhere, Workspace(tree)) == expected
 
 
+def test_a_file_is_read_with_lf_and_no_bom_and_its_own_text_is_kept(tmp_path):
+    own = "\ufeffx = 1\r\ny = 2\n"
+    (tmp_path / "a.py").write_bytes(own.encode())
+    (tmp_path / "b.py").write_text("x = 1\n")
+    workspace = Workspace(tmp_path)
+    assert workspace.read("a.py") == "x = 1\ny = 2\n"
+    assert workspace.found("a.py") == own
+    assert workspace.read("b.py") == "x = 1\n"
+    assert workspace.found("b.py") is None
+    assert workspace.read("missing.py") == ""
+
+
 def test_a_file_that_is_not_utf8_is_refused_with_the_reason(tmp_path):
     (tmp_path / "a.py").write_bytes("# café\n".encode("latin-1"))
     with pytest.raises(NotUtf8, match=r"^a\.py is not UTF-8 \(byte 0xe9 "):

@@ -1,10 +1,75 @@
-"""Target files as they are: UTF-8 only, worked on with LF line ends and no BOM."""
+"""Target files as they are: UTF-8 only, line ends and a BOM put back on output."""
 
 import pickle
 
 import pytest
 
-from empty_migrate.target.text_files import BOM, NotUtf8, decoded
+from empty_migrate.target.text_files import (
+    BOM,
+    NotUtf8,
+    decoded,
+    lines,
+    restored,
+)
+
+ORIGINAL = "a = 1\nb = 2\nc = 3\nd = 4\n"
+EDITED = "a = 1\nb = 20\nc = 3\nnew = 0\nd = 4\n"
+"""A rewrite of `ORIGINAL`: line 2 changed, a line inserted before the last."""
+
+
+def test_a_plain_file_is_worked_on_as_it_is():
+    assert decoded(ORIGINAL.encode(), "x.py") == (ORIGINAL, None)
+    assert restored(None, EDITED) == EDITED
+
+
+def test_crlf_is_worked_on_as_lf_and_put_back_on_every_line():
+    crlf = ORIGINAL.replace("\n", "\r\n")
+    text, found = decoded(crlf.encode(), "x.py")
+    assert (text, found) == (ORIGINAL, crlf)
+    assert restored(found, text) == crlf
+    assert restored(found, EDITED) == EDITED.replace("\n", "\r\n")
+
+
+def test_mixed_line_ends_keep_their_bytes_and_new_lines_take_the_most_common():
+    mixed = "a = 1\r\nb = 2\nc = 3\r\nd = 4\r\n"
+    text, found = decoded(mixed.encode(), "x.py")
+    assert text == ORIGINAL
+    assert restored(found, EDITED) == "a = 1\r\nb = 20\r\nc = 3\r\nnew = 0\r\nd = 4\r\n"
+    mostly_lf = "a = 1\r\nb = 2\nc = 3\nd = 4\n"
+    assert restored(decoded(mostly_lf.encode(), "x.py")[1], EDITED) == (
+        "a = 1\r\nb = 20\nc = 3\nnew = 0\nd = 4\n"
+    )
+
+
+def test_old_mac_line_ends_are_line_ends_too():
+    text, found = decoded(b"a = 1\rb = 2\r", "x.py")
+    assert text == "a = 1\nb = 2\n"
+    assert restored(found, "a = 1\nb = 3\n") == "a = 1\rb = 3\r"
+
+
+def test_a_bom_is_dropped_for_the_work_and_kept_on_output():
+    text, found = decoded(BOM.encode() + ORIGINAL.encode(), "x.py")
+    assert text == ORIGINAL
+    assert restored(found, EDITED) == BOM + EDITED
+    both = BOM + ORIGINAL.replace("\n", "\r\n")
+    assert restored(decoded(both.encode(), "x.py")[1], EDITED) == (
+        BOM + EDITED.replace("\n", "\r\n")
+    )
+
+
+def test_an_unterminated_last_line_stays_so_unless_the_rewrite_ends_it():
+    found = "a = 1\r\nb = 2"
+    assert restored(found, "a = 1\nb = 2") == found
+    assert restored(found, "a = 1\nb = 2\nc = 3\n") == "a = 1\r\nb = 2\r\nc = 3\r\n"
+
+
+def test_a_rewrite_written_with_crlf_is_not_doubled():
+    found = "a = 1\r\nb = 2\r\n"
+    assert restored(found, "a = 1\r\nb = 3\r\n") == "a = 1\r\nb = 3\r\n"
+
+
+def test_lines_end_at_lf_only_as_git_counts_them():
+    assert lines("a\r\nb\x0cc\u2028d\re\nf") == ["a\r\n", "b\x0cc\u2028d\re\n", "f"]
 
 
 def test_latin_1_names_the_file_the_byte_and_what_to_do():
@@ -29,9 +94,3 @@ def test_the_error_survives_a_trip_between_processes():
         decoded(b"\xff", "x.py")
     copy = pickle.loads(pickle.dumps(error.value))
     assert (str(copy), copy.line) == (str(error.value), 1)
-
-
-def test_crlf_and_a_bom_are_worked_on_as_lf_and_no_bom():
-    own = BOM + "a = 1\r\nb = 2\rc = 3\n"
-    assert decoded(own.encode(), "x.py") == ("a = 1\nb = 2\nc = 3\n", own)
-    assert decoded(b"a = 1\n", "x.py") == ("a = 1\n", None)

@@ -20,13 +20,14 @@ Two cases are made explicit rather than hidden in an eval's branch:
 
 import ast
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
 from empty_migrate.pipeline.comment_review import ReviewNote
 from empty_migrate.pipeline.migrate import RunResult, is_shared
 from empty_migrate.pipeline.runner import EvalResult, FileResult
 from empty_migrate.source import syntax
+from empty_migrate.target.text_files import restored
 
 PREFIX = "empty-policy/"
 """Every branch the campaign makes is named under this prefix."""
@@ -51,6 +52,8 @@ class Branch:
         note: Why the branch is not a plain one-eval branch, if it is not.
         callers: For a shared module's branch, the eval packages whose code
             calls what it changes (merge it after theirs).
+        found: The base's own text of each of `files` whose line ends or BOM
+            the migration saw normalized (see `contents`).
     """
 
     key: str
@@ -61,11 +64,18 @@ class Branch:
     before: dict[str, str]
     note: str | None = None
     callers: tuple[str, ...] = ()
+    found: dict[str, str] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         """The git branch name, ``empty-policy/<key>``."""
         return PREFIX + self.key
+
+    def contents(self) -> dict[str, str]:
+        """Its files' final texts as committed: in their own line ends and BOM."""
+        return {
+            path: restored(self.found.get(path), t) for path, t in self.files.items()
+        }
 
     def changed_files(self) -> list[str]:
         """The paths it changes, its own first, then the shared ones."""
@@ -104,6 +114,10 @@ def plan_branches(run: RunResult, base: Path) -> list[Branch]:
     for path in sorted(shared - needed):
         if before[path]:  # an existing file changed for everyone
             branches.append(_shared_branch(path, final, shared, before, base))
+    found = run.found_texts()
+    branches = [
+        replace(b, found={p: found[p] for p in b.files if p in found}) for b in branches
+    ]
     names = [branch.name for branch in branches]
     clashes = sorted({name for name in names if names.count(name) > 1})
     if clashes:  # a helper's stem that is also an eval's name, say

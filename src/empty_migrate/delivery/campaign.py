@@ -329,7 +329,7 @@ def _deliver_one(
     if owner in ("moved", "foreign"):
         why = OWNERSHIP[owner]
         return Outcome(branch.name, "not ours", tip, f"{why}; left untouched")
-    tree = git.tree_with(base_commit, branch.files)
+    tree = git.tree_with(base_commit, branch.contents())
     if (
         ours
         and tip is not None  # always, when ours: said for the type checker

@@ -50,8 +50,26 @@ class RunResult:
 
     def changed_files(self) -> dict[str, str]:
         """Every rewritten file's final text, by path (the last eval's wins)."""
+        return {path: file.after for path, file in self._last_rewrites().items()}
+
+    def written_files(self) -> dict[str, str]:
+        """`changed_files` as they are output: in each file's own line ends and BOM."""
+        return {path: file.written() for path, file in self._last_rewrites().items()}
+
+    def found_texts(self) -> dict[str, str]:
+        """The tree's own text of each rewritten file whose line ends or BOM differ.
+
+        Those of every other file are LF and no BOM, as the codemods see them.
+        """
         return {
-            f.path: f.after
+            path: file.found
+            for path, file in self._last_rewrites().items()
+            if file.found is not None
+        }
+
+    def _last_rewrites(self) -> dict[str, FileResult]:
+        return {
+            f.path: f
             for result in self.evals
             for f in result.files
             if f.status == "rewritten"
@@ -82,7 +100,7 @@ class RunResult:
 
 def _unit(changed: list[EvalResult]) -> WriteUnit:
     """The evals of a group that changed, as one unit to write."""
-    files = RunResult(changed).changed_files()
+    files = RunResult(changed).written_files()
     shared = {
         f.path for r in changed for f in r.files if f.path in files and is_shared(f)
     }

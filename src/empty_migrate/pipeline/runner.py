@@ -20,7 +20,7 @@ from empty_migrate.pipeline.comment_review import CommentReview, ReviewNote
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import linked_part
-from empty_migrate.target.text_files import NotUtf8
+from empty_migrate.target.text_files import NotUtf8, lines, restored
 
 __all__ = ["EvalResult", "FileResult", "migrate_eval", "run_file"]
 
@@ -39,22 +39,33 @@ class FileResult:
     reason: str | None = None
     review: tuple[ReviewNote, ...] = ()
     """Comments on code the codemods changed, at their lines in ``after``."""
+    found: str | None = None
+    """The file's own text in the tree, when its line ends or BOM are not the
+    LF, BOM-less ones of ``before`` and ``after`` (see `written`)."""
+
+    def written(self) -> str:
+        """``after`` as it is output: in the file's own line ends and BOM."""
+        return restored(self.found, self.after)
 
     def diff(self) -> str:
-        """A unified diff that ``git apply`` accepts (empty when unchanged)."""
+        """A unified diff that ``git apply`` accepts (empty when unchanged).
+
+        It is a diff of the file's bytes, CRLF line ends and BOM included: it
+        applies to the file as it is, and gives what a write gives.
+        """
         if self.before == self.after:
             return ""
         old = "/dev/null" if not self.before else f"a/{self.path}"
-        lines = difflib.unified_diff(
-            self.before.splitlines(keepends=True),
-            self.after.splitlines(keepends=True),
+        diff = difflib.unified_diff(
+            lines(restored(self.found, self.before)),
+            lines(self.written()),
             old,
             f"b/{self.path}",
         )
         header = f"diff --git a/{self.path} b/{self.path}\n"
         if not self.before:
             header += "new file mode 100644\n"
-        return header + "".join(map(_terminated, lines))
+        return header + "".join(map(_terminated, diff))
 
 
 def _terminated(line: str) -> str:
@@ -261,10 +272,12 @@ def _run(
     workspace: Workspace,
     formatter: Formatter | None,
 ) -> list[FileResult]:
-    return [
-        run_file(workspace.read(path), path, touching, target, formatter)
-        for path, touching in _files_and_codemods(target, codemods)
-    ]
+    results = []
+    for path, touching in _files_and_codemods(target, codemods):
+        result = run_file(workspace.read(path), path, touching, target, formatter)
+        found = workspace.found(path)
+        results.append(result if found is None else replace(result, found=found))
+    return results
 
 
 def _files_and_codemods(

@@ -8,7 +8,8 @@ eval of the run left there, else what the tree held when it was first read.
 Changing the tree during a run changes nothing the run sees.
 
 Every reader sees a file's text with LF line ends and no byte-order mark
-(`empty_migrate.target.text_files`). A file that is not UTF-8 raises `NotUtf8`.
+(`empty_migrate.target.text_files`); the file's own form is kept beside it, for
+the output to restore. A file that is not UTF-8 raises `NotUtf8`.
 """
 
 import ast
@@ -39,6 +40,7 @@ class Workspace(dict[str, str]):
         self.repo = repo
         self.changed_by: dict[str, tuple[str, ...]] = {}
         self._read: dict[str, str] = {}
+        self._found: dict[str, str] = {}
         self._listed: dict[str, list[str]] = {}
         self._parsed: OrderedDict[str, ast.Module] = OrderedDict()
 
@@ -52,10 +54,20 @@ class Workspace(dict[str, str]):
             return self[path]
         if path not in self._read:
             file = self.repo / path
-            self._read[path] = (
-                decoded(file.read_bytes(), path)[0] if file.is_file() else ""
+            text, found = (
+                decoded(file.read_bytes(), path) if file.is_file() else ("", None)
             )
+            self._read[path] = text
+            if found is not None:
+                self._found[path] = found
         return self._read[path]
+
+    def found(self, path: str) -> str | None:
+        """A file's own text, once read, when its line ends or BOM are not `read`'s.
+
+        None for a file with LF line ends and no BOM, and for a new file.
+        """
+        return self._found.get(path)
 
     def python_files(self, folder: str) -> list[str]:
         """The ``.py`` files under a folder of the tree, sorted, as paths."""

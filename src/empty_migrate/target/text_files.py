@@ -1,12 +1,20 @@
-"""A target file's bytes as the text the tool works on.
+"""A target file's bytes as the text the tool works on, and that text put back.
 
 The tool migrates UTF-8 files, and works on their text with LF line ends
 and no byte-order mark, whatever the file holds: `decoded` gives that text,
 and the file's own text when it differs (CRLF or mixed line ends, a BOM). A
 file that is not UTF-8 raises `NotUtf8`, whose message names the file, the
 first bad byte and what to do; the eval it belongs to is skipped.
+
+Where the tool outputs a file's new text (writing it, committing it, printing
+its diff), `restored` puts it back in the file's own form by one rule: the
+lines the migration left alone keep their bytes, line end included; a new or
+changed line takes the file's most common line end; a BOM stays. A file the
+tool creates is written as it is made: LF, no BOM.
 """
 
+import difflib
+import io
 import re
 from pathlib import Path
 
@@ -69,3 +77,52 @@ def source_text(file: Path) -> str:
         OSError: If it cannot be read.
     """
     return decoded(file.read_bytes(), str(file))[0]
+
+
+def restored(found: str | None, text: str) -> str:
+    """`text` in the form of the file as found (its line ends and BOM).
+
+    `found` is the file's own text, as `decoded` gives it (None: the text is
+    already in the file's form, or the file is new). The lines of `text` that
+    match the file's lines, aligned as a diff aligns them, keep the file's
+    bytes; the others take its most common line end.
+    """
+    if found is None:
+        return text
+    text = text.replace("\r\n", "\n")  # a formatter told to write CRLF, say
+    # a line of the file as found ends at CRLF, CR or LF, as Python reads source
+    own = io.StringIO(found.removeprefix(BOM), newline="").readlines()
+    working = [
+        line.rstrip("\r\n") + "\n" if line[-1] in "\r\n" else line for line in own
+    ]
+    new = lines(text)
+    end = _most_common_end(own)
+    parts = [BOM] if found.startswith(BOM) else []
+    matcher = difflib.SequenceMatcher(None, working, new, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            parts += own[i1:i2]
+        else:
+            parts += [
+                line[:-1] + end if line[-1] == "\n" else line for line in new[j1:j2]
+            ]
+    return "".join(parts)
+
+
+def lines(text: str) -> list[str]:
+    """A text's lines with their ends, as git counts them: each ends at LF.
+
+    A CR before the LF, or anywhere else, is part of the line.
+    """
+    return io.StringIO(text, newline="\n").readlines()
+
+
+def _most_common_end(own_lines: list[str]) -> str:
+    """The line end most of the lines have; LF on a tie or with none."""
+    counts = {"\n": 0, "\r\n": 0, "\r": 0}
+    for line in own_lines:
+        if line.endswith("\r\n"):
+            counts["\r\n"] += 1
+        elif line[-1] in "\r\n":
+            counts[line[-1]] += 1
+    return max(counts, key=lambda end: counts[end])

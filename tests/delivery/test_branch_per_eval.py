@@ -2,6 +2,7 @@
 
 import json
 import re
+import signal
 import subprocess
 import sys
 
@@ -201,23 +202,25 @@ def test_replace_existing_rebuilds_the_tools_own_branches_only(campaigned, capsy
 
 HOOK = """\
 #!/bin/sh
-# Ctrl-C for the campaign, sent as its first branch's ref is committed
+# a stop signal for the campaign, sent as its first branch's ref is committed
 [ "$1" = committed ] || exit 0
 grep -q " refs/heads/empty-policy/" || exit 0
 [ -e {mark} ] && exit 0
 : > {mark}
 while [ ! -s {pidfile} ]; do sleep 0.05; done
-kill -INT "$(cat {pidfile})"
+kill -{signal} "$(cat {pidfile})"
 """
 
 
-@pytest.mark.slow  # two real campaign processes, one stopped by a real SIGINT
-def test_ctrl_c_mid_campaign_keeps_the_checkout_and_a_rerun_finishes(
-    repo, registry, tmp_path
+@pytest.mark.slow  # two real campaign processes, one stopped by a real signal
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_mid_campaign_keeps_the_checkout_and_a_rerun_finishes(
+    repo, registry, tmp_path, stop
 ):
     mark, pidfile = tmp_path / "interrupted", tmp_path / "pid"
     hook = repo / ".git/hooks/reference-transaction"
-    hook.write_text(HOOK.format(mark=mark, pidfile=pidfile))
+    name = signal.Signals(stop).name
+    hook.write_text(HOOK.format(mark=mark, pidfile=pidfile, signal=name[3:]))
     hook.chmod(0o755)
     command = [
         sys.executable,
@@ -235,8 +238,9 @@ def test_ctrl_c_mid_campaign_keeps_the_checkout_and_a_rerun_finishes(
     pidfile.write_text(str(process.pid))
     _, err = process.communicate(timeout=120)
 
-    assert process.returncode == 130, err
-    assert "interrupted: made 1 of 3 branches, each complete" in err
+    assert process.returncode == 128 + stop, err
+    said = "interrupted" if stop == signal.SIGINT else f"interrupted ({name})"
+    assert f"{said}: made 1 of 3 branches, each complete" in err
     assert "main is still checked out" in err
     assert branches(repo) == {"empty-policy/shared"}
     untouched(repo)

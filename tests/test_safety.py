@@ -3,6 +3,27 @@
 Real files, real symbolic links, real processes stopped by real signals at
 the points the test hook of `empty_migrate.target.files` pauses them. The
 tests that start processes are slow (``pytest -m slow``).
+
+Here: writes through linked folders and files, destinations that cannot be
+written, the command line's exclusive options, stop signals while computing
+and while writing, what a SIGKILLed write leaves, workers outliving a killed
+run. Beside the code each concerns:
+
+- nothing from the target run or used as a path: ``tests/target/test_ruff.py``
+  (a hostile pre-commit ``rev``), ``test_corpus.py`` (``--repo pypi:`` specs),
+  ``test_cache.py`` (cache paths), ``test_kept.py`` (damaged kept entries);
+- branch mode: ``tests/delivery/test_git_safety.py`` (the private index, links
+  in the base commit, ``--pr-dir``, a detached HEAD, campaign records) and
+  ``test_concurrent_runs.py`` (two runs at once, SIGKILL after a ref: the
+  index byte-identical, ``git status`` empty, ``git fsck`` clean);
+  ``test_branch_per_eval.py`` (SIGINT, SIGTERM, SIGHUP mid-campaign);
+- the lock: ``tests/target/test_lock.py``, ``tests/cli/test_one_writer.py``;
+- files as they are: ``tests/pipeline/test_files_as_they_are.py`` (not UTF-8,
+  CRLF, mixed line ends, a BOM), ``tests/delivery/test_branch_line_ends.py``,
+  ``tests/corpus/test_line_ends_on_target.py`` (a CRLF scorer of 0.26.0);
+- registry and YAML input: ``tests/registry/test_registry_input.py``,
+  ``tests/cli/test_registry_input.py``, ``tests/target/test_yaml_files.py``;
+- the write journal and rollback, unit by unit: ``tests/target/test_files.py``.
 """
 
 import hashlib

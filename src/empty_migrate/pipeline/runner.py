@@ -228,7 +228,7 @@ def migrate_eval(
     result.files = [_refused_if_linked(f, workspace) for f in result.files]
     blocked = [f for f in result.files if f.status in ("skipped", "failed")]
     if blocked:
-        result.reason = "; ".join(f"{f.path}: {f.reason}" for f in blocked)
+        result.reason = _blocked_reason(blocked)
         result.files = [
             f
             if f in blocked
@@ -249,6 +249,14 @@ def migrate_eval(
             names = (*workspace.changed_by.get(file.path, ()), *file.codemods)
             workspace.changed_by[file.path] = tuple(dict.fromkeys(names))
     return result
+
+
+def _blocked_reason(blocked: list[FileResult]) -> str:
+    """Why an eval was stopped: each reason once, after the files it stopped."""
+    paths: dict[str | None, list[str]] = {}
+    for file in blocked:
+        paths.setdefault(file.reason, []).append(file.path)
+    return "; ".join(f"{', '.join(p)}: {reason}" for reason, p in paths.items())
 
 
 def _refused_if_linked(file: FileResult, workspace: Workspace) -> FileResult:

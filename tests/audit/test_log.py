@@ -258,11 +258,21 @@ def test_json_shape(logs, capsys):
         "category",
         "samples",
         "epochs",
+        "sample_epochs",
+        "status",
+        "partial",
         "scores",
         "rows",
         "metrics",
         "non_answers",
+        "errors",
     }
+    assert (report["sample_epochs"], report["status"], report["partial"]) == (
+        12,
+        "success",
+        None,
+    )
+    assert report["errors"] == []
     assert (report["eval"], report["task"], report["category"]) == ("gsm8k",) * 2 + (
         "qa",
     )
@@ -273,6 +283,7 @@ def test_json_shape(logs, capsys):
         "outcome": "filtered",
         "signal": "stop_reason:content_filter",
         "stop_reason": "content_filter",
+        "stopped_by": None,
         "score": "includes",
         "recorded": {"value": "I", "reason": "no_response"},
         "route": "unscored",

@@ -27,7 +27,14 @@ from inspect_ai.model import ChatMessageTool, ModelName
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
 from inspect_ai.solver import TaskState
 
-from empty_migrate.audit.outcomes import SampleOutcome, classify_sample, read_log
+from empty_migrate.audit.outcomes import (
+    LogCoverage,
+    SampleOutcome,
+    classify_sample,
+    log_coverage,
+    log_epochs,
+    read_log,
+)
 from empty_migrate.entries.output_locations import locator
 from empty_migrate.entries.schema import (
     EvalEntry,
@@ -132,7 +139,10 @@ class NonAnswerShare:
 class LogAudit:
     """The audit of one log against one registered eval.
 
-    ``samples`` counts the dataset's samples, each run ``epochs`` times.
+    ``samples`` counts the samples in the log, each run ``epochs`` times;
+    ``coverage`` says how many sample epochs the log holds (the denominator)
+    and whether the run ended early. ``errors`` are the sample epochs that
+    ended in an error: Inspect scored none of them, so they are not re-routed.
     """
 
     log: str
@@ -145,6 +155,8 @@ class LogAudit:
     rows: list[Rerouted]
     metrics: list[MetricChange]
     shares: list[NonAnswerShare]
+    coverage: LogCoverage
+    errors: list[SampleOutcome]
 
 
 def audit_log(
@@ -179,11 +191,15 @@ def audit_log(
         task=task,
         category=entry.category,
         samples=len({s.id for s in log.samples or []}),
-        epochs=log.eval.config.epochs or 1,
+        epochs=log_epochs(log),
         matches=matches,
         rows=rows,
         metrics=metric_changes(log.results, after, not_recomputed, rows),
         shares=[_share(log, m.score, rows) for m in matches],
+        coverage=log_coverage(log),
+        errors=[
+            classify_sample(str(log_path), s) for s in log.samples or [] if _errored(s)
+        ],
     )
 
 
@@ -262,10 +278,15 @@ async def _reroute(
 ) -> list[Rerouted]:
     rows: list[Rerouted] = []
     for sample in log.samples or []:
-        # a sample that errored was never scored: the migration cannot change it
-        if sample.error is None:
+        # a sample that errored was never scored: the migration cannot change it;
+        # one that hit a limit was scored on its last state, and is re-routed
+        if not _errored(sample):
             rows += await _reroute_sample(log_name, log, sample, settings)
     return rows
+
+
+def _errored(sample: EvalSample) -> bool:
+    return getattr(sample, "error", None) is not None
 
 
 async def _reroute_sample(
@@ -507,25 +528,63 @@ def render_text(audit: LogAudit) -> str:
     """The audit as a report for a terminal: matches, rows, then metrics."""
     epochs = f" × {audit.epochs} epochs" if audit.epochs > 1 else ""
     unit = _unit(audit.epochs)
+    partial = audit.coverage.note()
     lines = [
         f"log {audit.log}",
         f"eval {audit.eval} (category {audit.category}), task {audit.task}: "
         f"{audit.samples} samples{epochs}",
+        *([partial] if partial else []),
         *(_match_line(m) for m in audit.matches),
         "",
         f"non-answers: {len({_key(r) for r in audit.rows})} of "
-        f"{audit.samples * audit.epochs} {unit}",
+        f"{audit.coverage.held} {unit}",
     ]
     if audit.rows:
+        lines += _rows_table(audit.rows)
+    if audit.errors:
+        lines += ["", _errors_line(audit, unit)]
         lines += _aligned(
-            [("sample", "epoch", "outcome", "signal", "score", "recorded", "migrated")]
-            + [_row_cells(r) for r in audit.rows]
+            [("sample", "epoch", "outcome", "stopped_by")]
+            + [_error_cells(e) for e in audit.errors]
         )
     lines += ["", "metrics (reported → migrated):"]
     shares = {s.score: s for s in audit.shares}
     metrics = [_metric_cells(m, shares, unit) for m in audit.metrics]
-    lines += _aligned(metrics) if metrics else ["none: the log records no results"]
+    lines += _aligned(metrics) if metrics else [_no_results(audit.coverage)]
     return "\n".join(lines) + "\n"
+
+
+def _rows_table(rows: Sequence[Rerouted]) -> list[str]:
+    # the column appears when a row hit a limit: the model did not end those
+    limits = any(r.sample.stopped_by for r in rows)
+    header = ("sample", "epoch", "outcome", "signal", "score", "recorded", "migrated")
+    table = [header + (("stopped_by",) if limits else ())]
+    for row in rows:
+        cells = _row_cells(row)
+        table.append(cells + ((row.sample.stopped_by or "-",) if limits else ()))
+    return _aligned(table)
+
+
+def _errors_line(audit: LogAudit, unit: str) -> str:
+    return (
+        f"sample errors: {len(audit.errors)} of {audit.coverage.held} {unit}, "
+        "left as they are (Inspect scores none of them, and leaves them out "
+        "of the metrics)"
+    )
+
+
+def _error_cells(found: SampleOutcome) -> tuple[str, ...]:
+    return (
+        str(found.sample_id),
+        str(found.epoch),
+        str(found.outcome),
+        found.stopped_by or "error",
+    )
+
+
+def _no_results(coverage: LogCoverage) -> str:
+    stopped = coverage.stopped()
+    return "none: the log records no results" + (f"; {stopped}" if stopped else "")
 
 
 def _unit(epochs: int) -> str:
@@ -630,10 +689,14 @@ def audit_json(audit: LogAudit) -> dict[str, Any]:
             "category": audit.category,
             "samples": audit.samples,
             "epochs": audit.epochs,
+            "sample_epochs": audit.coverage.held,
+            "status": audit.coverage.status,
+            "partial": audit.coverage.note(),
             "scores": [asdict(m) for m in audit.matches],
             "rows": [_row_json(r) for r in audit.rows],
             "metrics": [asdict(m) for m in audit.metrics],
             "non_answers": [asdict(s) for s in audit.shares],
+            "errors": [_error_json(e) for e in audit.errors],
         }
     )
     return data
@@ -647,12 +710,22 @@ def _row_json(row: Rerouted) -> dict[str, Any]:
         "outcome": str(found.outcome),
         "signal": found.signal,
         "stop_reason": found.stop_reason,
+        "stopped_by": found.stopped_by,
         "score": row.score,
         "recorded": _score_json(row.recorded),
         "route": str(row.route),
         "migrated": _score_json(row.migrated) if row.migrated else None,
         "raised": row.raised,
         "needs_code": row.needs_code,
+    }
+
+
+def _error_json(found: SampleOutcome) -> dict[str, Any]:
+    return {
+        "sample_id": found.sample_id,
+        "epoch": found.epoch,
+        "outcome": str(found.outcome),
+        "stopped_by": found.stopped_by,
     }
 
 

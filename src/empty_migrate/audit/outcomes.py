@@ -7,9 +7,10 @@ truncation at a small ``max_tokens``, filters or refusals.
 """
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import ModelOutput
@@ -19,7 +20,12 @@ from empty_migrate.runtime.router import Outcome, classify_output
 
 @dataclass(frozen=True)
 class SampleOutcome:
-    """The classified final output of one sample epoch in a log."""
+    """The classified final output of one sample epoch in a log.
+
+    ``stopped_by`` says when the run, not the model, ended the sample:
+    ``error: <the error's first line>`` or ``limit: <type>`` (message, token,
+    time, working, cost...); None when the model finished it.
+    """
 
     log: str
     sample_id: int | str
@@ -27,6 +33,64 @@ class SampleOutcome:
     outcome: Outcome
     signal: str
     stop_reason: str
+    stopped_by: str | None = None
+
+
+@dataclass(frozen=True)
+class LogCoverage:
+    """How much of its planned run a log holds.
+
+    Attributes:
+        status: The log's status: ``success``, ``cancelled``, ``error``, or
+            ``started`` (a run still going, or killed).
+        held: The sample epochs in the log.
+        planned: The sample epochs the run planned, when the log records it.
+        epochs: The epochs each sample was to run.
+        error: The first line of the run's error, if it stopped on one.
+    """
+
+    status: str
+    held: int
+    planned: int | None
+    epochs: int
+    error: str | None = None
+
+    @property
+    def partial(self) -> bool:
+        """Whether the run did not finish or the log holds fewer than planned."""
+        short = self.planned is not None and self.held < self.planned
+        return self.status != "success" or short
+
+    def stopped(self) -> str | None:
+        """Why the run ended before its end, if it did."""
+        if self.status == "cancelled":
+            return "the run was cancelled"
+        if self.status == "error":
+            return "the run stopped on an error" + (
+                f" ({self.error})" if self.error else ""
+            )
+        if self.status != "success":
+            return f"the run did not finish (status {self.status!r})"
+        return None
+
+    def note(self) -> str | None:
+        """One line for a partial log: what it holds, and that only that counts."""
+        if not self.partial:
+            return None
+        unit = "samples" if self.epochs == 1 else "sample epochs"
+        held = f"the log holds {self.held} "
+        held += f"of the {self.planned} {unit} planned" if self.planned else unit
+        why = self.stopped()
+        return (f"{why}: " if why else "") + held + "; only these are counted"
+
+
+@dataclass(frozen=True)
+class LogOutcomes:
+    """The classified samples of one log, and how much of its run it holds."""
+
+    log: str
+    outcomes: list[SampleOutcome]
+    coverage: LogCoverage
 
 
 class LogReadError(Exception):
@@ -45,8 +109,51 @@ def sample_outcomes(log_path: str | Path) -> list[SampleOutcome]:
     Raises:
         LogReadError: If the file is missing or is not an Inspect log.
     """
+    return log_outcomes(log_path).outcomes
+
+
+def log_outcomes(log_path: str | Path) -> LogOutcomes:
+    """Classify every sample of one eval log, and say how much of its run it holds.
+
+    Raises:
+        LogReadError: If the file is missing or is not an Inspect log.
+    """
     log = read_log(log_path)
-    return [classify_sample(str(log_path), sample) for sample in log.samples or []]
+    outcomes = [classify_sample(str(log_path), s) for s in log.samples or []]
+    return LogOutcomes(str(log_path), outcomes, log_coverage(log))
+
+
+def log_coverage(log: EvalLog) -> LogCoverage:
+    """How much of its planned run a log holds (read by rule: old logs lack fields).
+
+    The planned count is the results' ``total_samples`` (dataset samples, after
+    any ``--limit``, times epochs); a log without results (a cancelled run)
+    falls back to its dataset's sample ids, then to its sample count.
+    """
+    error = getattr(log, "error", None)
+    return LogCoverage(
+        status=str(getattr(log, "status", None) or "success"),
+        held=len(log.samples or []),
+        planned=_planned(log),
+        epochs=log_epochs(log),
+        error=_first_line(getattr(error, "message", error)) if error else None,
+    )
+
+
+def log_epochs(log: EvalLog) -> int:
+    """The epochs each sample of the log's run was to run."""
+    config = getattr(log.eval, "config", None)
+    return int(getattr(config, "epochs", None) or 1)
+
+
+def _planned(log: EvalLog) -> int | None:
+    total = getattr(log.results, "total_samples", None) if log.results else None
+    if total:
+        return int(total)
+    dataset = getattr(log.eval, "dataset", None)
+    ids = getattr(dataset, "sample_ids", None)
+    count = len(ids) if ids else getattr(dataset, "samples", None)
+    return count * log_epochs(log) if count else None
 
 
 def read_log(log_path: str | Path, *, resolve_attachments: bool = False) -> EvalLog:
@@ -80,10 +187,74 @@ def classify_sample(
     found = classify_output(output)
     stop_reason = "-" if output.empty else output.stop_reason
     return SampleOutcome(
-        log, sample.id, sample.epoch, found.outcome, found.signal, stop_reason
+        log,
+        sample.id,
+        sample.epoch,
+        found.outcome,
+        found.signal,
+        stop_reason,
+        stopped_by(sample),
     )
 
 
-def count_outcomes(outcomes: Iterable[SampleOutcome]) -> Counter[tuple[str, str]]:
-    """Count samples by (outcome, stop reason)."""
-    return Counter((str(o.outcome), o.stop_reason) for o in outcomes)
+def stopped_by(sample: EvalSample) -> str | None:
+    """What ended the sample, if the run did rather than the model.
+
+    ``error: <first line>`` for a sample error, ``limit: <type>`` for a limit
+    it hit; None otherwise. Read by rule: logs of early releases have no
+    ``limit``, and an error may be recorded without a message.
+    """
+    error = getattr(sample, "error", None)
+    if error is not None:
+        first = _first_line(getattr(error, "message", error))
+        return f"error: {first}" if first else "error"
+    limit = getattr(sample, "limit", None)
+    if limit is not None:
+        return f"limit: {getattr(limit, 'type', limit)}"
+    return None
+
+
+def _first_line(text: object) -> str:
+    stripped = str(text).strip()
+    return stripped.splitlines()[0] if stripped else ""
+
+
+def count_outcomes(
+    outcomes: Iterable[SampleOutcome],
+) -> Counter[tuple[str, str, str | None]]:
+    """Count samples by (outcome, stop reason, what stopped them if not the model)."""
+    return Counter((str(o.outcome), o.stop_reason, o.stopped_by) for o in outcomes)
+
+
+_STOPPED_BY_WIDTH = 100
+
+
+def render_table(outcomes: Sequence[SampleOutcome]) -> str:
+    """The counts as a table, the samples the run stopped last.
+
+    A sample the run stopped (an error or a limit) names it in a last column,
+    and the totals then separate those from the samples the model finished.
+    """
+    counts = count_outcomes(outcomes)
+    stopped = sum(n for (_, _, by), n in counts.items() if by)
+    header = f"{'outcome':<24}{'stop_reason':<16}{'samples':>8}"
+    lines = [header + ("  stopped_by" if stopped else "")]
+    for (outcome, stop_reason, by), count in sorted(counts.items(), key=_stopped_last):
+        line = f"{outcome:<24}{stop_reason:<16}{count:>8}"
+        lines.append(line + (f"  {_shortened(by)}" if by else ""))
+    if stopped:
+        lines.append(f"{'finished by the model':<40}{len(outcomes) - stopped:>8}")
+        lines.append(f"{'stopped by the run':<40}{stopped:>8}")
+    lines.append(f"{'total':<40}{len(outcomes):>8}")
+    return "\n".join(lines) + "\n"
+
+
+def _stopped_last(item: tuple[tuple[str, str, str | None], int]) -> tuple[Any, ...]:
+    (outcome, stop_reason, by), _ = item
+    return (by is not None, by or "", outcome, stop_reason)
+
+
+def _shortened(text: str) -> str:
+    if len(text) <= _STOPPED_BY_WIDTH:
+        return text
+    return text[: _STOPPED_BY_WIDTH - 1] + "…"

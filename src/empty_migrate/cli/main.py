@@ -104,23 +104,19 @@ def _print_policy(fmt: str) -> int:
 
 def _print_outcomes(logs: list[str], fmt: str) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
-    from empty_migrate.audit.outcomes import (
-        LogReadError,
-        count_outcomes,
-        sample_outcomes,
-    )
+    from empty_migrate.audit.outcomes import LogReadError, log_outcomes, render_table
 
     try:
-        outcomes = [o for log in logs for o in sample_outcomes(log)]
+        read = [log_outcomes(log) for log in logs]
     except LogReadError as error:
         print(f"empty-migrate: {error}", file=sys.stderr)
         return ExitCode.USAGE
+    for one in read:
+        if partial := one.coverage.note():
+            print(f"empty-migrate: {one.log}: {partial}", file=sys.stderr)
+    outcomes = [o for one in read for o in one.outcomes]
     if fmt == "json":
         print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
         return ExitCode.OK
-    counts = count_outcomes(outcomes)
-    print(f"{'outcome':<24}{'stop_reason':<16}{'samples':>8}")
-    for (outcome, stop_reason), count in sorted(counts.items()):
-        print(f"{outcome:<24}{stop_reason:<16}{count:>8}")
-    print(f"{'total':<40}{len(outcomes):>8}")
+    print(render_table(outcomes), end="")
     return ExitCode.OK

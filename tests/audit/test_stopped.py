@@ -19,7 +19,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.scorer import includes
 from inspect_ai.solver import Generate, TaskState, solver
 
-from empty_migrate.audit.outcomes import log_outcomes, sample_outcomes
+from empty_migrate.audit.outcomes import log_outcomes, sample_outcomes, shortened
 from empty_migrate.cli.main import main
 from empty_migrate.testing.provider_outputs import provider_output
 
@@ -289,3 +289,9 @@ def test_a_log_without_the_newer_fields_is_read_by_rule(logs, tmp_path):
     assert [o.stopped_by for o in read.outcomes] == [None, None, "error", None, None]
     # the planned count falls back to the dataset's sample count
     assert (read.coverage.planned, read.coverage.note()) == (5, None)
+
+
+def test_a_long_error_line_is_cut_to_fit_the_tables_last_column():
+    line = "error: " + "ConnectionError(MaxRetryError(" * 10
+    assert len(shortened(line)) == 100 and shortened(line).endswith("…")
+    assert shortened("limit: message") == "limit: message"

@@ -34,6 +34,7 @@ from empty_migrate.audit.outcomes import (
     log_coverage,
     log_epochs,
     read_log,
+    shortened,
 )
 from empty_migrate.entries.output_locations import locator
 from empty_migrate.entries.schema import (
@@ -578,7 +579,7 @@ def _error_cells(found: SampleOutcome) -> tuple[str, ...]:
         str(found.sample_id),
         str(found.epoch),
         str(found.outcome),
-        found.stopped_by or "error",
+        shortened(found.stopped_by or "error"),
     )
 
 

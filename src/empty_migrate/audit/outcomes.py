@@ -3,7 +3,10 @@
 Measures how often, and why, a model gave no usable answer in a real run: the
 outcome class and stop reason of every sample's final output. This is how to
 check, before migrating an eval, whether its empty answers are silence,
-truncation at a small ``max_tokens``, filters or refusals.
+truncation at a small ``max_tokens``, filters or refusals. A sample the run
+stopped (a sample error, or a message, token, time... limit) is named as such
+beside its output's class, so a machinery failure does not read as the model's
+silence; a log of a run that ended early says how much of the run it holds.
 """
 
 from collections import Counter
@@ -241,7 +244,7 @@ def render_table(outcomes: Sequence[SampleOutcome]) -> str:
     lines = [header + ("  stopped_by" if stopped else "")]
     for (outcome, stop_reason, by), count in sorted(counts.items(), key=_stopped_last):
         line = f"{outcome:<24}{stop_reason:<16}{count:>8}"
-        lines.append(line + (f"  {_shortened(by)}" if by else ""))
+        lines.append(line + (f"  {shortened(by)}" if by else ""))
     if stopped:
         lines.append(f"{'finished by the model':<40}{len(outcomes) - stopped:>8}")
         lines.append(f"{'stopped by the run':<40}{stopped:>8}")
@@ -254,7 +257,8 @@ def _stopped_last(item: tuple[tuple[str, str, str | None], int]) -> tuple[Any, .
     return (by is not None, by or "", outcome, stop_reason)
 
 
-def _shortened(text: str) -> str:
+def shortened(text: str) -> str:
+    """A `stopped_by` cut to fit a table's last column (an error line may be long)."""
     if len(text) <= _STOPPED_BY_WIDTH:
         return text
     return text[: _STOPPED_BY_WIDTH - 1] + "…"

@@ -100,14 +100,23 @@ class Registry:
             self.check([name])
         return self._entries[name]
 
+    @property
+    def texts(self) -> dict[str, str]:
+        """Each registry file's text, by eval name ("" if it cannot be read).
+
+        Read once, unvalidated: for cheap first cuts (`mentioning`, the task
+        index) that the entries then decide.
+        """
+        if not self._texts:
+            self._texts = {name: _readable(path) for name, path in self.files.items()}
+        return self._texts
+
     def mentioning(self, text: str) -> list[str]:
         """The evals whose registry file holds `text` (a scorer's file, say).
 
         A cheap first cut, read from the files as text: the entries decide.
         """
-        if not self._texts:
-            self._texts = {name: _readable(path) for name, path in self.files.items()}
-        return [name for name, source in self._texts.items() if text in source]
+        return [name for name, source in self.texts.items() if text in source]
 
     def check(self, names: Iterable[str] | None = None) -> None:
         """Load and validate the named entries (all if None), once each.

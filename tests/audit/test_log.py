@@ -6,7 +6,8 @@ library; the scorer is the built-in `includes()`, so a sample is correct when
 its output contains its target. The tasks are named for registry tasks: a
 `qa` eval (gsm8k), a `safety` eval (xstest, R = INCORRECT) and an eval with
 several scorers (math), so the same samples route differently; a qa eval run
-for two epochs (boolq); and one whose verdict only its code can give (ifeval).
+for two epochs (boolq); one whose verdict only its code can give (ifeval); and
+a task of an eval named otherwise (gpqa_diamond, of gpqa).
 """
 
 import json
@@ -117,6 +118,12 @@ def boolq():
 @task
 def ifeval():
     return _task()
+
+
+@task
+def gpqa_diamond():
+    # a task of an eval named otherwise (gpqa)
+    return _task()
 """
 
 
@@ -147,14 +154,14 @@ def stderr_of(correct: int, n: int) -> float:
     return math.sqrt(p * (1 - p) / (n - 1))
 
 
-def audit(capsys, log: str, eval_name: str, *extra: str) -> tuple[int, str, str]:
-    code = main(["audit", "--log", log, "--eval", eval_name, *extra])
+def audit(capsys, log: str, *extra: str) -> tuple[int, str, str]:
+    code = main(["audit", "--log", log, *extra])
     out, err = capsys.readouterr()
     return code, out, err
 
 
 def test_qa_eval_reroutes_non_answers_to_noanswer_unscored_and_errors(logs, capsys):
-    code, out, err = audit(capsys, logs["gsm8k"], "gsm8k")
+    code, out, err = audit(capsys, logs["gsm8k"], "--eval", "gsm8k")
     assert (code, err) == (0, "")
     # qa: filters unscored (8, 9), overflow and no output raise (11, 12), so
     # 8 samples are scored after the migration and 4 of them are correct
@@ -185,7 +192,7 @@ def test_qa_eval_reroutes_non_answers_to_noanswer_unscored_and_errors(logs, caps
 def test_safety_eval_gives_its_refusal_verdict_and_leaves_truncation_unscored(
     logs, capsys
 ):
-    code, out, _ = audit(capsys, logs["xstest"], "xstest")
+    code, out, _ = audit(capsys, logs["xstest"], "--eval", "xstest")
     assert code == 0
     migrated = [line.split("→ ")[1] for line in out.splitlines() if "→ " in line][:7]
     assert migrated == [
@@ -206,7 +213,7 @@ def test_safety_eval_gives_its_refusal_verdict_and_leaves_truncation_unscored(
 
 
 def test_epochs_are_reduced_with_the_logs_reducer_after_rerouting(logs, capsys):
-    code, out, _ = audit(capsys, logs["boolq"], "boolq")
+    code, out, _ = audit(capsys, logs["boolq"], "--eval", "boolq")
     assert code == 0
     assert "task boolq: 4 samples × 2 epochs" in out
     assert "non-answers: 3 of 8 sample epochs" in out
@@ -229,7 +236,7 @@ def test_epochs_are_reduced_with_the_logs_reducer_after_rerouting(logs, capsys):
 
 
 def test_a_verdict_only_the_evals_code_gives_is_named_and_not_guessed(logs, capsys):
-    code, out, _ = audit(capsys, logs["ifeval"], "ifeval")
+    code, out, _ = audit(capsys, logs["ifeval"], "--eval", "ifeval")
     assert code == 0
     decided = "→ the eval's code decides: no instruction followed, out of the "
     # the empty, refused and truncated samples; filters are unscored, and
@@ -241,14 +248,14 @@ def test_a_verdict_only_the_evals_code_gives_is_named_and_not_guessed(logs, caps
 def test_a_json_log_audits_as_its_eval_log_does(logs, tmp_path, capsys):
     as_json = str(tmp_path / "gsm8k.json")
     write_eval_log(read_eval_log(logs["gsm8k"]), as_json, format="json")
-    _, from_eval, _ = audit(capsys, logs["gsm8k"], "gsm8k")
-    code, from_json, _ = audit(capsys, as_json, "gsm8k")
+    _, from_eval, _ = audit(capsys, logs["gsm8k"], "--eval", "gsm8k")
+    code, from_json, _ = audit(capsys, as_json, "--eval", "gsm8k")
     assert code == 0
     assert from_json.split("\n", 1)[1] == from_eval.split("\n", 1)[1]
 
 
 def test_json_shape(logs, capsys):
-    code, out, _ = audit(capsys, logs["gsm8k"], "gsm8k", "--format", "json")
+    code, out, _ = audit(capsys, logs["gsm8k"], "--eval", "gsm8k", "--format", "json")
     assert code == 0
     report = json.loads(out)
     assert set(report) == {
@@ -316,42 +323,125 @@ def test_json_shape(logs, capsys):
     ]
 
 
+@pytest.mark.parametrize("task", ["gsm8k", "xstest", "boolq", "ifeval"])
+def test_the_eval_is_found_from_the_logs_task(logs, capsys, task):
+    code, found, err = audit(capsys, logs[task])
+    assert (code, err) == (0, "")
+    assert found == audit(capsys, logs[task], "--eval", task)[1]
+
+
+def relabelled(log: str, task: str, path: Path) -> str:
+    """A copy of `log` as if it had run task `task` (as `inspect eval` records it)."""
+    copy = read_eval_log(log)
+    copy.eval.task = task
+    write_eval_log(copy, str(path), format="json" if path.suffix == ".json" else "eval")
+    return str(path)
+
+
+@pytest.mark.parametrize("suffix", [".eval", ".json"])
+def test_a_task_of_an_eval_named_otherwise_finds_its_eval(
+    logs, tmp_path, capsys, suffix
+):
+    # run from the installed package, inspect records inspect_evals/<task>
+    packaged = relabelled(
+        logs["gpqa-diamond"], "inspect_evals/gpqa_diamond", tmp_path / f"g{suffix}"
+    )
+    for log in (logs["gpqa-diamond"], packaged):
+        code, found, err = audit(capsys, log)
+        assert (code, err) == (0, "")
+        assert found.splitlines()[1] == (
+            "eval gpqa (category qa), task gpqa_diamond: 12 samples"
+        )
+        # --eval names the eval, or the task the log is a run of
+        assert audit(capsys, log, "--eval", "gpqa")[1] == found
+        assert audit(capsys, log, "--eval", "gpqa_diamond")[1] == found
+        assert audit(capsys, log, "--eval", "inspect_evals/gpqa_diamond")[1] == found
+
+
+def test_a_log_of_a_task_no_eval_lists_names_close_matches(logs, tmp_path, capsys):
+    log = relabelled(logs["gsm8k"], "inspect_evals/gsm8kk", tmp_path / "typo.eval")
+    code, out, err = audit(capsys, log)
+    assert (code, out) == (2, "")
+    assert err == (
+        "empty-migrate: the log is a run of unknown task 'gsm8kk'; "
+        "did you mean 'gsm8k' or 'mgsm'?\n"
+    )
+
+
+def cut_short(log: str, path: Path) -> str:
+    """`log`'s first half, as a copy cut short or a run still writing it leaves it."""
+    data = Path(log).read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    return str(path)
+
+
 @pytest.mark.parametrize(
     ("log", "eval_name", "message"),
     [
-        ("missing", "gsm8k", "no such file"),
-        ("not_a_log", "gsm8k", "not an Inspect eval log"),
-        ("gsm8k", "gsm8k_typo", "unknown eval 'gsm8k_typo'; did you mean 'gsm8k'?"),
+        ("missing", "gsm8k", "nope.eval: no such file"),
+        ("not_a_log", "gsm8k", "tasks.py is not an Inspect eval log"),
+        ("truncated", "gsm8k", "cut.eval is truncated or corrupt: "),
+        ("truncated_json", "gsm8k", "cut.json is truncated or corrupt: "),
+        ("json_not_a_log", "gsm8k", "notes.json is not an Inspect eval log (eval: "),
+        ("truncated", None, "cut.eval is truncated or corrupt: "),
+        (
+            "gsm8k",
+            "gsm8k_typo",
+            "unknown eval or task 'gsm8k_typo'; did you mean 'gsm8k'?",
+        ),
         ("gsm8k", "xstest", "the log is a run of task 'gsm8k', not of xstest"),
+        (
+            "gsm8k",
+            "gpqa_diamond",
+            "the log is a run of task 'gsm8k', not of gpqa_diamond (the tasks of "
+            "gpqa: gpqa_diamond)",
+        ),
         ("math", "math", "score 'includes' in the log matches no routed scorer"),
+        ("math", None, "score 'includes' in the log matches no routed scorer"),
     ],
 )
 def test_errors_are_one_line_and_exit_2(
     logs, tmp_path, capsys, log, eval_name, message
 ):
+    as_json = relabelled(logs["gsm8k"], "gsm8k", tmp_path / "whole.json")
+    (tmp_path / "notes.json").write_text('{"notes": []}')
     paths = {
         "missing": str(tmp_path / "nope.eval"),
         "not_a_log": str(Path(logs["gsm8k"]).parent.parent / "tasks.py"),
+        "truncated": cut_short(logs["gsm8k"], tmp_path / "cut.eval"),
+        "truncated_json": cut_short(as_json, tmp_path / "cut.json"),
+        "json_not_a_log": str(tmp_path / "notes.json"),
     }
-    code, out, err = audit(capsys, paths.get(log) or logs[log], eval_name)
+    named = ["--eval", eval_name] if eval_name else []
+    code, out, err = audit(capsys, paths.get(log) or logs[log], *named)
     assert (code, out) == (2, "")
     assert err.count("\n") == 1 and message in err
+
+
+def test_the_found_evals_registry_problems_are_each_named(logs, tmp_path, capsys):
+    registry = tmp_path / "registry"
+    registry.mkdir()
+    text = (load_registry().files["gsm8k"]).read_text()
+    (registry / "gsm8k.yaml").write_text(text.replace("category: qa", "category: q"))
+    code, out, err = audit(capsys, logs["gsm8k"], "--registry", str(registry))
+    assert (code, out) == (2, "")
+    [problem] = err.splitlines()
+    assert problem.startswith(f"{registry / 'gsm8k.yaml'}:") and "category" in problem
 
 
 @pytest.mark.parametrize(
     "extra",
     [
-        [],
         ["--eval", "gsm8k", "--eval", "math"],
         ["--all"],
         ["--eval", "gsm8k", "--format", "html"],
     ],
-    ids=["no eval", "two evals", "all", "html"],
+    ids=["two evals", "all", "html"],
 )
-def test_audit_log_takes_one_eval_and_text_or_json(capsys, logs, extra):
+def test_audit_log_takes_at_most_one_eval_and_text_or_json(capsys, logs, extra):
     assert main(["audit", "--log", logs["gsm8k"], *extra]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "one --eval EVAL" in err
+    assert err.count("\n") == 1 and "at most one --eval EVAL" in err
 
 
 def test_a_score_named_for_a_registry_scorer_matches_it_without_assuming():

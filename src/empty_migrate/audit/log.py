@@ -31,6 +31,7 @@ from empty_migrate.audit.outcomes import (
     LogCoverage,
     SampleOutcome,
     classify_sample,
+    first_line,
     log_coverage,
     log_epochs,
     read_log,
@@ -44,7 +45,8 @@ from empty_migrate.entries.schema import (
     VerdictExpression,
     resolve,
 )
-from empty_migrate.registry.loader import Registry, load_registry
+from empty_migrate.registry.loader import Registry
+from empty_migrate.registry.tasks import eval_named, eval_of_task, task_name
 from empty_migrate.runtime.policy import Outcome, Route, route_for
 from empty_migrate.runtime.router import (
     NonAnswerError,
@@ -161,26 +163,33 @@ class LogAudit:
 
 
 def audit_log(
-    log_path: str | Path, eval_name: str, registry: Registry | None = None
+    log_path: str | Path, eval_name: str | None = None, registry: Registry | None = None
 ) -> LogAudit:
     """Audit the non-answers of one Inspect log against one registered eval.
 
     Args:
         log_path: A ``.eval`` or ``.json`` log written by ``inspect eval``.
-        eval_name: The registry eval the log is a run of.
+        eval_name: The registry eval the log is a run of, or its task; if
+            None, the eval that lists the task the log records.
         registry: The registry; the packaged one by default.
 
     Returns:
         The rows, the metrics before and after, and the non-answer shares.
 
     Raises:
-        AuditLogError: Unknown eval, a log of another task, or a score name
-            that matches no registry scorer.
+        AuditLogError: Unknown eval or task, a log of another task, or a score
+            name that matches no registry scorer.
         LogReadError: If the file is not a readable Inspect log.
+        RegistryError: If the eval's registry entry has problems.
     """
-    entry = _entry(registry or load_registry(), eval_name)
+    registry = registry or Registry()
+    named = _named(registry, eval_name) if eval_name else None
+    # an eval named is checked before its log is read, which may take a while
+    entry = _entry(registry, named[0]) if named else None
     log = read_log(log_path, resolve_attachments=True)
-    task = _task_of(log, entry, eval_name)
+    eval_name, named_task = named or _found(registry, log)
+    entry = entry or _entry(registry, eval_name)
+    task = _task_of(log, entry, eval_name, named_task)
     matches = match_scores(_score_names(log), entry, task, eval_name)
     scorers = {s.name: s for s in entry.scorers}
     settings = {m.score: resolve(entry, task, scorers[m.scorer]) for m in matches}
@@ -204,6 +213,20 @@ def audit_log(
     )
 
 
+def _named(registry: Registry, name: str) -> tuple[str, str | None]:
+    try:
+        return eval_named(registry, name)
+    except KeyError as error:
+        raise AuditLogError(error.args[0]) from None
+
+
+def _found(registry: Registry, log: EvalLog) -> tuple[str, str]:
+    try:
+        return eval_of_task(registry, log.eval.task)
+    except KeyError as error:
+        raise AuditLogError(f"the log is a run of {error.args[0]}") from None
+
+
 def _entry(registry: Registry, eval_name: str) -> EvalEntry:
     try:
         entry = registry.get(eval_name)
@@ -217,14 +240,16 @@ def _entry(registry: Registry, eval_name: str) -> EvalEntry:
     return entry
 
 
-def _task_of(log: EvalLog, entry: EvalEntry, eval_name: str) -> str:
+def _task_of(
+    log: EvalLog, entry: EvalEntry, eval_name: str, named_task: str | None
+) -> str:
     # a task run from the installed package is recorded as inspect_evals/<task>
-    task = log.eval.task.rpartition("/")[2]
+    task = task_name(log.eval.task)
     known = list(entry.tasks) or [eval_name]
-    if task not in known:
+    if task not in known or named_task not in (None, task):
         raise AuditLogError(
-            f"the log is a run of task {log.eval.task!r}, not of {eval_name} "
-            f"(its tasks: {', '.join(known)})"
+            f"the log is a run of task {log.eval.task!r}, not of "
+            f"{named_task or eval_name} (the tasks of {eval_name}: {', '.join(known)})"
         )
     return task
 
@@ -420,7 +445,7 @@ def recomputed(log: EvalLog) -> tuple[EvalResults | None, dict[str, str]]:
     try:
         recompute_metrics(log)
     except Exception as error:
-        reason = f"recomputing failed: {_first_line(error)}"
+        reason = f"recomputing failed: {first_line(error)}"
         return None, {"*": reason}
     return log.results, missing
 
@@ -515,11 +540,6 @@ def _reads_as_zero(value: Any) -> bool:
         return False
     number = value_to_float()(value)
     return not math.isnan(number) and number == 0
-
-
-def _first_line(error: Exception) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else type(error).__name__
 
 
 # Rendering

@@ -17,6 +17,7 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import ModelOutput
+from pydantic import ValidationError
 
 from empty_migrate.runtime.router import Outcome, classify_output
 
@@ -139,7 +140,7 @@ def log_coverage(log: EvalLog) -> LogCoverage:
         held=len(log.samples or []),
         planned=_planned(log),
         epochs=log_epochs(log),
-        error=_first_line(getattr(error, "message", error)) if error else None,
+        error=first_line(getattr(error, "message", error)) if error else None,
     )
 
 
@@ -168,18 +169,56 @@ def read_log(log_path: str | Path, *, resolve_attachments: bool = False) -> Eval
             content, as a scorer would see it.
 
     Raises:
-        LogReadError: If the file is missing or is not an Inspect log.
+        LogReadError: If the file is missing, cannot be read, is cut short or
+            damaged, or is not an Inspect log.
     """
     try:
         return read_eval_log(str(log_path), resolve_attachments=resolve_attachments)
-    except FileNotFoundError:
-        raise LogReadError(f"{log_path}: no such file") from None
     except Exception as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        raise LogReadError(
-            f"{log_path}: not an Inspect eval log ({first_line}); "
-            "pass a .eval or .json log written by inspect eval"
-        ) from None
+        raise LogReadError(unreadable(log_path, error)) from None
+
+
+_WRITE_AGAIN = "copy it again whole, or wait for the run writing it to end"
+_PASS_A_LOG = "pass a .eval or .json log written by inspect eval"
+
+
+def unreadable(log_path: str | Path, error: Exception) -> str:
+    """Why inspect_ai could not read a log, in one line that names the file.
+
+    A ``.eval`` log is a zip archive and a ``.json`` log one JSON document:
+    one that does not open or parse (a copy cut short, a run still writing
+    it, damaged bytes) is truncated or corrupt; one that parses but holds no
+    eval log (no ``eval`` key, say) is not a log.
+    """
+    if isinstance(error, FileNotFoundError):
+        return f"{log_path}: no such file"
+    if isinstance(error, IsADirectoryError):
+        return f"{log_path} is a folder, not a log; {_PASS_A_LOG}"
+    if isinstance(error, OSError):
+        return f"{log_path} cannot be read: {error.strerror or error}"
+    if isinstance(error, ValidationError):
+        return (
+            f"{log_path} is not an Inspect eval log ({_invalid(error)}); {_PASS_A_LOG}"
+        )
+    if Path(log_path).suffix in {".eval", ".json"}:
+        return (
+            f"{log_path} is truncated or corrupt: {first_line(error)}; {_WRITE_AGAIN}"
+        )
+    return f"{log_path} is not an Inspect eval log ({first_line(error)}); {_PASS_A_LOG}"
+
+
+def _invalid(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else first["msg"]
+
+
+def first_line(error: object) -> str:
+    """An error's first line: its message's, else its class name ("" for text)."""
+    text = str(error).strip()
+    if text:
+        return text.splitlines()[0]
+    return "" if isinstance(error, str) else type(error).__name__
 
 
 def classify_sample(
@@ -209,17 +248,12 @@ def stopped_by(sample: EvalSample) -> str | None:
     """
     error = getattr(sample, "error", None)
     if error is not None:
-        first = _first_line(getattr(error, "message", error))
+        first = first_line(getattr(error, "message", error))
         return f"error: {first}" if first else "error"
     limit = getattr(sample, "limit", None)
     if limit is not None:
         return f"limit: {getattr(limit, 'type', limit)}"
     return None
-
-
-def _first_line(text: object) -> str:
-    stripped = str(text).strip()
-    return stripped.splitlines()[0] if stripped else ""
 
 
 def count_outcomes(

@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING
 
 from empty_migrate.cli.common import (
     UsageError,
+    add_format_option,
     check_or_report,
     note,
     open_registry,
+    report_problems,
     selected_evals,
 )
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.registry.loader import EVALS_DIR
+from empty_migrate.registry.loader import EVALS_DIR, RegistryError
 from empty_migrate.target.corpus import CorpusError, resolve_target
 from empty_migrate.target.files import write_files
 
@@ -50,7 +52,9 @@ def add_audit_command(commands: "Commands") -> None:
         metavar=("BEFORE.json", "AFTER.json"),
         help="compare two saved --format json audits; runs nothing",
     )
-    audit.add_argument("--format", choices=["text", "json", "html"], default="text")
+    add_format_option(
+        audit, ("text", "json", "html"), note="html is one self-contained page"
+    )
     audit.add_argument(
         "--output", type=Path, metavar="FILE", help="write here, not stdout"
     )
@@ -60,7 +64,10 @@ def add_audit_command(commands: "Commands") -> None:
     )
     audit.add_argument("--workers", type=int, default=2, help="parallel workers (2)")
     audit.add_argument(
-        "--log", metavar="LOG.eval", help="audit the samples of an eval log"
+        "--log",
+        metavar="LOG",
+        help="audit the samples of an Inspect log (.eval or .json); its task "
+        "names the eval, else --eval EVAL (an eval or one of its tasks)",
     )
     audit.add_argument(
         "--registry", type=Path, default=EVALS_DIR, help=argparse.SUPPRESS
@@ -88,14 +95,12 @@ def run_audit_command(args: argparse.Namespace) -> int:
 
 
 def _audit_log(args: argparse.Namespace) -> int:
-    if len(args.audit_evals) != 1 or args.audit_all or args.format == "html":
+    if len(args.audit_evals) > 1 or args.audit_all or args.format == "html":
         raise UsageError(
-            "audit --log LOG takes one --eval EVAL and --format text or json"
+            "audit --log LOG takes at most one --eval EVAL (without it, the log's "
+            "task names the eval) and --format text or json"
         )
     registry = open_registry(args.registry)
-    evals = selected_evals(registry, args.audit_evals, take_all=False)
-    if not check_or_report(registry, evals):
-        return ExitCode.USAGE
     # imported here: reading logs needs inspect_ai, which the other commands do not
     from empty_migrate.audit.log import (
         AuditLogError,
@@ -106,9 +111,12 @@ def _audit_log(args: argparse.Namespace) -> int:
     from empty_migrate.audit.outcomes import LogReadError
 
     try:
-        audit = audit_log(args.log, evals[0], registry)
+        audit = audit_log(args.log, next(iter(args.audit_evals), None), registry)
     except (AuditLogError, LogReadError) as error:
         raise UsageError(str(error)) from None
+    except RegistryError as error:
+        report_problems(error)
+        return ExitCode.USAGE
     if args.format == "json":
         text = json.dumps(audit_json(audit), indent=2, default=str) + "\n"
     else:

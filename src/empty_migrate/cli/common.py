@@ -3,7 +3,7 @@
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,23 +53,54 @@ def open_registry(directory: Path) -> Registry:
     return Registry(directory)
 
 
+def add_format_option(
+    parser: argparse.ArgumentParser,
+    formats: Sequence[str] = ("text", "json"),
+    aliases: Mapping[str, str] | None = None,
+    note: str = "",
+) -> None:
+    """``--format``: one vocabulary across the commands.
+
+    ``text`` (the default) and ``json`` everywhere, and a command's own beside
+    them (``html`` where there is a page); `aliases` maps each other name a
+    command takes (an old one, say) to its format, and ``--help`` lists them.
+    """
+    aliases = dict(aliases or {})
+    names = "|".join(formats)
+    said = [f"{old} is an old name for {new}" for old, new in aliases.items()]
+    parser.add_argument(
+        "--format",
+        type=lambda name: aliases.get(name, name),
+        choices=list(formats),
+        default=formats[0],
+        metavar=names,
+        help=f"output format, {formats[0]} by default"
+        + "".join(f"; {text}" for text in [*said, note] if text),
+    )
+
+
 def check_or_report(registry: Registry, evals: Iterable[str] | None = None) -> bool:
     """Whether the entries of `evals` (all if None) are valid.
 
-    If not, prints every problem of those entries, one
-    ``file:line: key: problem`` line each, and their count if there are several.
+    If not, prints every problem of those entries (`report_problems`).
     """
     try:
         registry.check(evals)
     except RegistryError as error:
-        for problem in error.problems:
-            print(problem, file=sys.stderr)
-        if len(error.problems) > 1:
-            print(
-                f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr
-            )
+        report_problems(error)
         return False
     return True
+
+
+def report_problems(error: RegistryError) -> None:
+    """Print every problem of `error`, one ``file:line: key: problem`` line each.
+
+    Their count follows when there are several.
+    """
+    for problem in error.problems:
+        print(problem, file=sys.stderr)
+    if len(error.problems) > 1:
+        print(f"registry invalid: {len(error.problems)} problem(s)", file=sys.stderr)
 
 
 def selected_evals(

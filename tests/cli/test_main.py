@@ -12,7 +12,7 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import includes
 
-from empty_migrate.cli.main import main
+from empty_migrate.cli.main import build_parser, main
 from empty_migrate.runtime.router import Outcome, route_empty_responses
 from empty_migrate.testing.models import scripted_model
 from empty_migrate.testing.provider_outputs import provider_output
@@ -107,6 +107,86 @@ def test_outcomes_on_a_file_that_is_not_a_log(tmp_path, capsys):
     assert main(["outcomes", str(bogus)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "not an Inspect eval log" in err
+
+
+def test_outcomes_on_a_log_cut_short_is_one_line_naming_it(log, tmp_path, capsys):
+    whole = Path(log).read_bytes()
+    cut = tmp_path / "cut.eval"
+    cut.write_bytes(whole[: len(whole) // 2])
+    assert main(["outcomes", log, str(cut)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"empty-migrate: {cut} is truncated or corrupt: ")
+    assert err.count("\n") == 1
+
+
+def test_outcomes_on_a_json_log_cut_short_is_one_line_naming_it(log, tmp_path, capsys):
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    as_json = tmp_path / "whole.json"
+    write_eval_log(read_eval_log(log), str(as_json), format="json")
+    whole = as_json.read_bytes()
+    cut = tmp_path / "cut.json"
+    cut.write_bytes(whole[: len(whole) // 2])
+    assert main(["outcomes", str(as_json)]) == 0
+    capsys.readouterr()
+    assert main(["outcomes", str(cut)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"empty-migrate: {cut} is truncated or corrupt: ")
+    assert err.count("\n") == 1
+
+
+# each command's --format: the names it takes, and the format each stands for
+FORMATS = {
+    ("policy",): {"text": "text", "json": "json", "markdown": "markdown"},
+    ("outcomes", "x.eval"): {"text": "text", "json": "json", "table": "text"},
+    ("registry", "list"): {"text": "text", "json": "json", "table": "text"},
+    ("registry", "show", "gpqa"): {"text": "text", "json": "json"},
+    ("registry", "scan"): {"text": "text", "json": "json"},
+    ("campaign", "status"): {"text": "text", "json": "json", "table": "text"},
+    ("audit",): {"text": "text", "json": "json", "html": "html"},
+}
+
+
+@pytest.mark.parametrize("command", FORMATS, ids=" ".join)
+def test_every_command_takes_text_and_json_and_its_old_names(command):
+    parser, _ = build_parser()
+    for name, chosen in FORMATS[command].items():
+        assert parser.parse_args([*command, "--format", name]).format == chosen
+    assert parser.parse_args(list(command)).format == "text"
+
+
+@pytest.mark.parametrize("command", FORMATS, ids=" ".join)
+def test_a_format_a_command_does_not_take_is_a_usage_error(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([*command, "--format", "yaml"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'yaml'" in capsys.readouterr().err
+
+
+def test_help_names_the_old_format_names(capsys):
+    with pytest.raises(SystemExit):
+        main(["outcomes", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--format text|json output format, text by default; table is an old " in (
+        help_text
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "old"),
+    [
+        (["outcomes"], "table"),
+        (["registry", "list"], "table"),
+        (["policy"], "markdown"),
+    ],
+)
+def test_an_old_format_name_prints_what_text_prints(log, capsys, command, old):
+    args = [*command, log] if command == ["outcomes"] else command
+    assert main([*args, "--format", "text"]) == 0
+    text = capsys.readouterr().out
+    assert main([*args, "--format", old]) == 0
+    assert capsys.readouterr().out == text
 
 
 def test_console_script_is_installed():

@@ -9,7 +9,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from empty_migrate.cli.common import note, progress_bar
+from empty_migrate.cli.common import add_format_option, note, progress_bar
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.stops import described, exit_status
 from empty_migrate.target.corpus import CorpusError, resolve_target
@@ -92,7 +92,7 @@ def add_campaign_command(commands: "Commands") -> None:
     actions = campaign.add_subparsers(dest="action", required=True)
     show = actions.add_parser("status", help="each branch, its evals and state")
     show.add_argument("--repo", default=".", help="the git checkout (default: .)")
-    show.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(show, aliases={"table": "text"})
 
 
 def branch_option_misuse(args: argparse.Namespace) -> str | None:

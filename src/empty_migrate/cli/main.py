@@ -10,6 +10,7 @@ from dataclasses import asdict
 from empty_migrate import __version__
 from empty_migrate.cli.audit import add_audit_command, run_audit_command
 from empty_migrate.cli.campaign import add_campaign_command, run_campaign_command
+from empty_migrate.cli.common import add_format_option
 from empty_migrate.cli.exit_codes import EPILOG, ExitCode
 from empty_migrate.cli.migrate import (
     add_migrate_arguments,
@@ -23,7 +24,7 @@ from empty_migrate.runtime.policy import POLICY, Category
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code."""
-    parser, migration_options = _parser()
+    parser, migration_options = build_parser()
     args = parser.parse_args(argv)
     given = migration_options_given(migration_options, args) if args.command else []
     if given:
@@ -61,7 +62,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return run_migrate(args, parser)
 
 
-def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
+def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
+    """The command line's parser, and the migration options it holds."""
     parser = argparse.ArgumentParser(
         prog="empty-migrate",
         description=(
@@ -76,14 +78,18 @@ def _parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     migration_options = add_migrate_arguments(parser)
     commands = parser.add_subparsers(dest="command")
     policy = commands.add_parser("policy", help="print the category x outcome table")
-    policy.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    add_format_option(
+        policy,
+        ("text", "json", "markdown"),
+        note="text and markdown print the same Markdown table",
+    )
     outcomes = commands.add_parser(
         "outcomes", help="classify every sample's final output in eval logs"
     )
-    outcomes.add_argument("logs", nargs="+", help=".eval or .json Inspect logs")
     outcomes.add_argument(
-        "--format", choices=["table", "json"], default="table", help="output format"
+        "logs", nargs="+", metavar="LOG", help="an Inspect log, .eval or .json"
     )
+    add_format_option(outcomes, aliases={"table": "text"})
     add_registry_commands(commands)
     add_audit_command(commands)
     add_campaign_command(commands)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from empty_migrate.cli.common import (
     UsageError,
+    add_format_option,
     check_or_report,
     note,
     open_registry,
@@ -32,10 +33,10 @@ def add_registry_commands(commands: "Commands") -> None:
     registry = commands.add_parser("registry", help="the registry of evals")
     actions = registry.add_subparsers(dest="action", required=True)
     listing = actions.add_parser("list", help="eval, category, polarity, codemods")
-    listing.add_argument("--format", choices=["table", "json"], default="table")
+    add_format_option(listing, aliases={"table": "text"})
     show = actions.add_parser("show", help="everything known about one eval")
     show.add_argument("eval")
-    show.add_argument("--format", choices=["text", "json"], default="text")
+    add_format_option(show)
     for name, help_text in [
         ("validate", "schema, and every scorer reference resolves in the target"),
         ("scan", "static analysis of the target; exit 1 on drift from the registry"),
@@ -47,9 +48,7 @@ def add_registry_commands(commands: "Commands") -> None:
     )
     scaffold_cmd.add_argument("eval")
     scaffold_cmd.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
-    actions.choices["scan"].add_argument(
-        "--format", choices=["text", "json"], default="text"
-    )
+    add_format_option(actions.choices["scan"])
     for action in actions.choices.values():
         action.add_argument(
             "--registry", type=Path, default=EVALS_DIR, help="folder of <eval>.yaml"

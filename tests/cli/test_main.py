@@ -189,6 +189,31 @@ def test_an_old_format_name_prints_what_text_prints(log, capsys, command, old):
     assert capsys.readouterr().out == text
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["--eval", "mmlu_0_shot", "--dry-run", "--repo", "/nonexistent"],
+            "'mmlu_0_shot' is a task of eval mmlu: pass --eval mmlu",
+        ),
+        (
+            ["audit", "--eval", "gpqa_diamond", "--repo", "/nonexistent"],
+            "'gpqa_diamond' is a task of eval gpqa: pass --eval gpqa",
+        ),
+        (
+            ["registry", "show", "inspect_evals/gpqa_diamond"],
+            "'inspect_evals/gpqa_diamond' is a task of eval gpqa: pass gpqa",
+        ),
+    ],
+)
+def test_a_tasks_name_where_an_eval_is_expected_names_its_eval(
+    args, said, capsys, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    assert main(args) == 2
+    assert capsys.readouterr().err == f"empty-migrate: {said}\n"
+
+
 def test_console_script_is_installed():
     exe = Path(sysconfig.get_path("scripts")) / "empty-migrate"
     assert exe.exists(), "pip install -e . should install the empty-migrate script"

@@ -14,6 +14,7 @@ from empty_migrate.registry.loader import (
     folder_problem,
     unknown_name_message,
 )
+from empty_migrate.registry.tasks import task_index, task_name
 
 if TYPE_CHECKING:
     from empty_migrate.pipeline.migrate import Progress
@@ -120,8 +121,21 @@ def selected_evals(
         raise UsageError("name --eval EVAL (repeatable) or --all")
     for name in names:
         if name not in registry.files:
-            raise UsageError(unknown_name_message("eval", name, registry.files))
+            raise UsageError(unknown_eval_message(registry, name, "--eval "))
     return list(dict.fromkeys(names))
+
+
+def unknown_eval_message(registry: Registry, name: str, option: str = "") -> str:
+    """Why `name` is no eval: the eval it is a task of, else the close matches.
+
+    ``'gpqa_diamond' is a task of eval gpqa: pass --eval gpqa`` (`option` is
+    what comes before an eval's name on the command line).
+    """
+    owners = task_index(registry).get(task_name(name), ())
+    if not owners:
+        return unknown_name_message("eval", name, registry.files)
+    evals = " or ".join(f"{option}{owner}" for owner in owners)
+    return f"{name!r} is a task of eval {' and '.join(owners)}: pass {evals}"
 
 
 @contextlib.contextmanager

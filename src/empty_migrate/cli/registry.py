@@ -14,6 +14,7 @@ from empty_migrate.cli.common import (
     check_or_report,
     note,
     open_registry,
+    unknown_eval_message,
     usage_error,
 )
 from empty_migrate.cli.exit_codes import ExitCode
@@ -111,6 +112,8 @@ def _summary_row(name: str, entry: EvalEntry) -> dict[str, Any]:
 
 
 def _show(registry: Registry, args: argparse.Namespace) -> int:
+    if args.eval not in registry.files:
+        return usage_error(unknown_eval_message(registry, args.eval))
     entry = registry.get(args.eval)
     resolved = _resolved_table(entry)
     if args.format == "json":

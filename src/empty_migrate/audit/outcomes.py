@@ -178,7 +178,7 @@ def read_log(log_path: str | Path, *, resolve_attachments: bool = False) -> Eval
         raise LogReadError(unreadable(log_path, error)) from None
 
 
-_WRITE_AGAIN = "copy it again whole, or wait for the run writing it to end"
+_COPY_AGAIN = "copy it again whole, or wait for the run writing it to end"
 _PASS_A_LOG = "pass a .eval or .json log written by inspect eval"
 
 
@@ -201,9 +201,7 @@ def unreadable(log_path: str | Path, error: Exception) -> str:
             f"{log_path} is not an Inspect eval log ({_invalid(error)}); {_PASS_A_LOG}"
         )
     if Path(log_path).suffix in {".eval", ".json"}:
-        return (
-            f"{log_path} is truncated or corrupt: {first_line(error)}; {_WRITE_AGAIN}"
-        )
+        return f"{log_path} is truncated or corrupt: {first_line(error)}; {_COPY_AGAIN}"
     return f"{log_path} is not an Inspect eval log ({first_line(error)}); {_PASS_A_LOG}"
 
 

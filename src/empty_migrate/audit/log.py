@@ -204,7 +204,9 @@ def audit_log(
         epochs=log_epochs(log),
         matches=matches,
         rows=rows,
-        metrics=metric_changes(log.results, after, not_recomputed, rows),
+        metrics=metric_changes(
+            log.results, after, not_recomputed, rows, log.eval.config.epochs_reducer
+        ),
         shares=[_share(log, m.score, rows) for m in matches],
         coverage=log_coverage(log),
         errors=[
@@ -491,18 +493,28 @@ def metric_changes(
     after: EvalResults | None,
     not_recomputed: dict[str, str],
     rows: Sequence[Rerouted],
+    epochs_reducer: Sequence[str] | None = None,
 ) -> list[MetricChange]:
-    """Pair every reported metric with its recomputed value, or the reason not."""
+    """Pair every reported metric with its recomputed value, or the reason not.
+
+    Args:
+        before: The results the log reports.
+        after: The recomputed results.
+        not_recomputed: The reason per metric name left out of `after`.
+        rows: The re-routed non-answers (a verdict only code gives stops a score).
+        epochs_reducer: The log's configured epoch reducers, which say what a
+            score recorded with no reducer was reduced by.
+    """
     needs_code = {r.score: r.needs_code for r in rows if r.needs_code}
     recomputed_values = {
-        (s.name, s.reducer, m): metric.value
+        (s.name, reducer_key(s.reducer, epochs_reducer), m): metric.value
         for s in (after.scores if after else [])
         for m, metric in s.metrics.items()
     }
     changes = []
     for score in before.scores if before else []:
         for name, metric in score.metrics.items():
-            key = (score.name, score.reducer, name)
+            key = (score.name, reducer_key(score.reducer, epochs_reducer), name)
             reason = _why_not(score.scorer, name, not_recomputed, needs_code)
             value = None if reason else recomputed_values.get(key)
             if reason is None and value is None:
@@ -513,6 +525,21 @@ def metric_changes(
                 )
             )
     return changes
+
+
+def reducer_key(reducer: str | None, epochs_reducer: Sequence[str] | None) -> str:
+    """The epoch reducer a result was reduced by, however its release names it.
+
+    Releases before 0.3.2xx record the default reduction as ``reducer: None``
+    beside ``epochs_reducer: ['mean']``, and later ones name it ``'mean'`` (or
+    record no ``epochs_reducer`` at all): a result with no reducer was reduced
+    by the log's one configured reducer, or by the default mean.
+    """
+    if reducer is not None:
+        return reducer
+    if epochs_reducer and len(epochs_reducer) == 1:
+        return epochs_reducer[0]
+    return "mean"
 
 
 def _why_not(

@@ -1,0 +1,126 @@
+"""`outcomes` and `audit --log` on logs written by every inspect-ai since 0.3.79.
+
+The logs under ``logs/data/<release>/`` were written by that inspect-ai release
+(``logs/build_logs.py`` builds them, each release in its own venv): stand-in
+tasks named for real inspect_evals tasks, run on a scripted ``mockllm`` model,
+in both log formats. What each release records differently (a default reducer
+as ``None`` beside ``epochs_reducer: ['mean']``, or named ``'mean'``; no
+``reason`` on a limit; no results in a cancelled log) must be read by rule.
+"""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from empty_migrate.audit.log import audit_log, reducer_key
+from empty_migrate.audit.outcomes import read_log, sample_outcomes
+from empty_migrate.cli.main import main
+
+pytestmark = pytest.mark.inspect_versions
+
+DATA = Path(__file__).parent / "logs" / "data"
+RELEASES = ["0.3.79", "0.3.120", "0.3.159", "0.3.200", "0.3.285"]
+LOGS = sorted(DATA.glob("*/*.*"))
+EVALS = {
+    "gpqa_diamond": "gpqa",
+    "mmlu_0_shot": "mmlu",
+    "xstest": "xstest",
+    "xstest_cancelled": "xstest",
+}
+
+
+def log_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def test_every_release_wrote_every_run_in_both_formats():
+    assert sorted(p.name for p in DATA.iterdir()) == sorted(RELEASES)
+    runs = {f"{run}.{ext}" for run in EVALS for ext in ("eval", "json")}
+    for release in RELEASES:
+        assert {p.name for p in (DATA / release).iterdir()} == runs
+
+
+@pytest.mark.parametrize("path", LOGS, ids=log_id)
+def test_outcomes_reads_every_log(path, capsys):
+    assert main(["outcomes", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.splitlines()[-1].split()[0] == "total"
+
+
+@pytest.mark.parametrize("path", LOGS, ids=log_id)
+def test_audit_recomputes_every_metric_the_log_reports(path, capsys):
+    run = path.name.partition(".")[0]
+    command = ["audit", "--log", str(path), "--eval", EVALS[run], "--format", "json"]
+    assert main(command) == 0
+    report = json.loads(capsys.readouterr().out)
+    reported = read_log(path).results
+    # every metric here is inspect_ai's own: nothing excuses one not recomputed
+    assert len(report["metrics"]) == sum(
+        len(s.metrics) for s in (reported.scores if reported else [])
+    )
+    for metric in report["metrics"]:
+        assert metric["not_recomputed"] is None, metric
+        assert metric["after"] is not None
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_stand_ins_hold_each_non_answer_error_and_limit(release):
+    path = DATA / release / "xstest.eval"
+    outcomes = Counter(str(o.outcome) for o in sample_outcomes(path))
+    assert outcomes == {
+        "answered": 3,
+        "empty": 1,
+        "truncated": 1,
+        "filtered": 1,
+        "tool_calls_only": 2,
+        "no_output": 2,
+    }
+    samples = read_log(path).samples or []
+    errors = [s.id for s in samples if s.error]
+    limits = {s.id: s.limit.type for s in samples if s.limit}
+    assert (errors, limits) == ([8], {9: "message", 10: "token"})
+    cancelled = read_log(DATA / release / "xstest_cancelled.json")
+    assert (cancelled.status, cancelled.eval.config.epochs) == ("cancelled", 2)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_a_default_mean_is_one_reducer_whatever_the_release_records(release):
+    path = DATA / release / "gpqa_diamond.json"
+    [score] = read_log(path).results.scores
+    audit = audit_log(path, "gpqa")
+    assert [(m.metric, m.reducer) for m in audit.metrics] == [
+        ("accuracy", score.reducer),
+        ("stderr", score.reducer),
+    ]
+    assert all(m.after is not None for m in audit.metrics)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_several_reducers_are_each_recomputed(release, capsys):
+    path = DATA / release / "mmlu_0_shot.eval"
+    assert main(["audit", "--log", str(path), "--eval", "mmlu"]) == 0
+    out = capsys.readouterr().out
+    assert "choice  accuracy (mean)  0.400 → " in out
+    assert "choice  accuracy (max)   0.600 → " in out
+    assert "not recomputed" not in out
+
+
+@pytest.mark.parametrize(
+    ("reducer", "epochs_reducer", "key"),
+    [
+        (None, ["mean"], "mean"),
+        (None, None, "mean"),
+        (None, [], "mean"),
+        ("mean", None, "mean"),
+        (None, ["max"], "max"),
+        ("max", ["mean", "max"], "max"),
+        ("pass_at_2", ["pass_at_2"], "pass_at_2"),
+    ],
+)
+def test_a_score_with_no_reducer_was_reduced_by_the_configured_one(
+    reducer, epochs_reducer, key
+):
+    assert reducer_key(reducer, epochs_reducer) == key

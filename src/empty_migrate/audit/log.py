@@ -530,10 +530,12 @@ def metric_changes(
 def reducer_key(reducer: str | None, epochs_reducer: Sequence[str] | None) -> str:
     """The epoch reducer a result was reduced by, however its release names it.
 
-    Releases before 0.3.2xx record the default reduction as ``reducer: None``
-    beside ``epochs_reducer: ['mean']``, and later ones name it ``'mean'`` (or
-    record no ``epochs_reducer`` at all): a result with no reducer was reduced
-    by the log's one configured reducer, or by the default mean.
+    A result reduced by the default records ``reducer: None``: beside
+    ``epochs_reducer: ['mean']`` in logs of inspect-ai 0.3.79 to 0.3.200, with
+    no ``epochs_reducer`` in 0.3.285; ``recompute_metrics`` may name the same
+    reduction ``'mean'``. So a result with no reducer was reduced by the log's
+    one configured reducer, or by the default mean, and both sides of a
+    comparison take this key.
     """
     if reducer is not None:
         return reducer

@@ -44,18 +44,37 @@ def test_every_release_wrote_every_run_in_both_formats():
 
 
 @pytest.mark.parametrize("path", LOGS, ids=log_id)
-def test_outcomes_reads_every_log(path, capsys):
-    assert main(["outcomes", str(path)]) == 0
+def test_outcomes_reads_every_log_and_names_what_stopped_each_sample(path, capsys):
+    assert main(["outcomes", str(path), "--format", "json"]) == 0
     out, err = capsys.readouterr()
-    assert (err, bool(out)) == ("", True)
+    log = read_log(path)
+    if log.status == "cancelled":
+        held = len(log.samples or [])
+        assert err == (
+            f"empty-migrate: {path}: the run was cancelled: the log holds {held} of "
+            "the 6 sample epochs planned; only these are counted\n"
+        )
+    else:
+        assert err == ""
+    rows = {(row["sample_id"], row["epoch"]): row for row in json.loads(out)}
+    assert len(rows) == len(log.samples or [])
+    for sample in log.samples or []:
+        stopped = rows[(sample.id, sample.epoch)]["stopped_by"]
+        if sample.error is not None:
+            assert stopped.startswith("error"), stopped
+        elif getattr(sample, "limit", None) is not None:
+            assert stopped == f"limit: {sample.limit.type}"
+        else:
+            assert stopped is None
 
 
 @pytest.mark.parametrize("path", LOGS, ids=log_id)
 def test_audit_recomputes_every_metric_the_log_reports(path, capsys):
     run = path.name.partition(".")[0]
-    command = ["audit", "--log", str(path), "--eval", EVALS[run], "--format", "json"]
-    assert main(command) == 0
+    # the eval is found from the task the log records
+    assert main(["audit", "--log", str(path), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
+    assert report["eval"] == EVALS[run]
     reported = read_log(path).results
     # every metric here is inspect_ai's own: nothing excuses one not recomputed
     assert len(report["metrics"]) == sum(

@@ -255,3 +255,69 @@ def test_any_other_runtime_error_is_not_taken_for_ctrl_c(monkeypatch):
 
     with pytest.raises(RuntimeError, match="a real bug"):
         run()
+
+
+LOGS = Path(__file__).parents[1] / "audit" / "logs" / "data" / "0.3.285"
+
+
+@pytest.fixture
+def log_folder(tmp_path):
+    """A folder of two tasks' logs (one nested, one .json) and a JSON non-log."""
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a.eval").write_bytes((LOGS / "gpqa_diamond.eval").read_bytes())
+    (tmp_path / "b" / "x.json").write_bytes((LOGS / "xstest.json").read_bytes())
+    (tmp_path / "b" / "package.json").write_text('{"name": "not a log"}')
+    (tmp_path / "notes.txt").write_text("not read")
+    return tmp_path
+
+
+def test_outcomes_of_a_folder_has_a_section_per_log_and_a_total(log_folder, capsys):
+    assert main(["outcomes", str(log_folder)]) == 0
+    out, err = capsys.readouterr()
+    sections = out.split("\n\n")
+    heads = [section.splitlines()[0] for section in sections]
+    assert heads == [
+        str(log_folder / "a.eval"),
+        str(log_folder / "b" / "x.json"),
+        "all 2 logs",
+    ]
+    totals = [int(section.rstrip().split()[-1]) for section in sections]
+    assert totals[2] == totals[0] + totals[1] > 0
+    assert err == (
+        f"empty-migrate: {log_folder / 'b' / 'package.json'}: "
+        "skipped, not an Inspect eval log\n"
+    )
+
+
+def test_outcomes_json_of_a_folder_is_one_flat_list_of_rows(log_folder, capsys):
+    assert main(["outcomes", str(log_folder), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["log"] for row in rows} == {
+        str(log_folder / "a.eval"),
+        str(log_folder / "b" / "x.json"),
+    }
+    assert all(set(row) == set(rows[0]) for row in rows)
+    assert set(rows[0]) == {
+        "log",
+        "sample_id",
+        "epoch",
+        "outcome",
+        "signal",
+        "stop_reason",
+        "stopped_by",
+    }
+
+
+def test_outcomes_of_a_non_log_json_named_explicitly_is_still_an_error(
+    log_folder, capsys
+):
+    assert main(["outcomes", str(log_folder / "b" / "package.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not an Inspect eval log" in err
+
+
+def test_outcomes_of_a_folder_without_logs_is_one_line(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("no logs here")
+    assert main(["outcomes", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds no .eval or .json log" in err

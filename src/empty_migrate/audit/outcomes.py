@@ -98,7 +98,65 @@ class LogOutcomes:
 
 
 class LogReadError(Exception):
-    """A path is not a readable Inspect eval log."""
+    """A path is not a readable Inspect eval log.
+
+    ``not_a_log`` is set when the file reads but holds no eval log (a
+    ``.json`` that is some other document), rather than a log that is
+    missing, cut short or damaged.
+    """
+
+    def __init__(self, message: str, *, not_a_log: bool = False) -> None:
+        super().__init__(message)
+        self.not_a_log = not_a_log
+
+
+LOG_SUFFIXES = (".eval", ".json")
+
+
+def logs_to_read(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
+    """The logs named by files and folders, each with whether a folder held it.
+
+    A folder stands for every ``.eval`` and ``.json`` file under it, found
+    recursively and sorted; a file stands for itself, whatever its name.
+
+    Raises:
+        LogReadError: If a folder holds no ``.eval`` or ``.json`` file.
+    """
+    found: list[tuple[Path, bool]] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            inside = (p for p in path.rglob("*") if p.suffix in LOG_SUFFIXES)
+            logs = [p for p in sorted(inside) if p.is_file()]
+            if not logs:
+                raise LogReadError(f"{path} holds no .eval or .json log; {_PASS_A_LOG}")
+            found.extend((p, True) for p in logs)
+        else:
+            found.append((path, False))
+    return found
+
+
+def read_logs(paths: Iterable[str | Path]) -> tuple[list[LogOutcomes], list[str]]:
+    """Classify every log named by files and folders.
+
+    Returns:
+        The logs read, in order, and one note per file skipped: a ``.json``
+        found in a folder that is not an Inspect log (a folder may hold other
+        JSON documents).
+
+    Raises:
+        LogReadError: If a file named explicitly is not a readable log, or a
+            log found in a folder is cut short or damaged.
+    """
+    read: list[LogOutcomes] = []
+    skipped: list[str] = []
+    for path, in_folder in logs_to_read(paths):
+        try:
+            read.append(log_outcomes(path))
+        except LogReadError as error:
+            if not (in_folder and error.not_a_log):
+                raise
+            skipped.append(f"{path}: skipped, not an Inspect eval log")
+    return read, skipped
 
 
 def sample_outcomes(log_path: str | Path) -> list[SampleOutcome]:
@@ -175,7 +233,9 @@ def read_log(log_path: str | Path, *, resolve_attachments: bool = False) -> Eval
     try:
         return read_eval_log(str(log_path), resolve_attachments=resolve_attachments)
     except Exception as error:
-        raise LogReadError(unreadable(log_path, error)) from None
+        raise LogReadError(
+            unreadable(log_path, error), not_a_log=isinstance(error, ValidationError)
+        ) from None
 
 
 _COPY_AGAIN = "copy it again whole, or wait for the run writing it to end"
@@ -282,6 +342,19 @@ def render_table(outcomes: Sequence[SampleOutcome]) -> str:
         lines.append(f"{'stopped by the run':<40}{stopped:>8}")
     lines.append(f"{'total':<40}{len(outcomes):>8}")
     return "\n".join(lines) + "\n"
+
+
+def render_sections(logs: Sequence[LogOutcomes]) -> str:
+    """One table per log, headed by its path, and a total table over them all.
+
+    A single log prints its table alone, as it always has.
+    """
+    if len(logs) == 1:
+        return render_table(logs[0].outcomes)
+    sections = [f"{one.log}\n{render_table(one.outcomes)}" for one in logs]
+    everything = [o for one in logs for o in one.outcomes]
+    sections.append(f"all {len(logs)} logs\n{render_table(everything)}")
+    return "\n".join(sections)
 
 
 def _stopped_last(item: tuple[tuple[str, str, str | None], int]) -> tuple[Any, ...]:

@@ -87,7 +87,10 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
         "outcomes", help="classify every sample's final output in eval logs"
     )
     outcomes.add_argument(
-        "logs", nargs="+", metavar="LOG", help="an Inspect log, .eval or .json"
+        "logs",
+        nargs="+",
+        metavar="LOG",
+        help="an Inspect log (.eval or .json), or a folder: every log under it",
     )
     add_format_option(outcomes, aliases={"table": "text"})
     add_registry_commands(commands)
@@ -110,13 +113,15 @@ def _print_policy(fmt: str) -> int:
 
 def _print_outcomes(logs: list[str], fmt: str) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
-    from empty_migrate.audit.outcomes import LogReadError, log_outcomes, render_table
+    from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections
 
     try:
-        read = [log_outcomes(log) for log in logs]
+        read, skipped = read_logs(logs)
     except LogReadError as error:
         print(f"empty-migrate: {error}", file=sys.stderr)
         return ExitCode.USAGE
+    for note in skipped:
+        print(f"empty-migrate: {note}", file=sys.stderr)
     for one in read:
         if partial := one.coverage.note():
             print(f"empty-migrate: {one.log}: {partial}", file=sys.stderr)
@@ -124,5 +129,5 @@ def _print_outcomes(logs: list[str], fmt: str) -> int:
     if fmt == "json":
         print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
         return ExitCode.OK
-    print(render_table(outcomes), end="")
+    print(render_sections(read), end="")
     return ExitCode.OK

@@ -10,12 +10,12 @@ silence; a log of a run that ended early says how much of the run it holds.
 """
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.log import EvalLog, EvalSample, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log, read_eval_log_samples
 from inspect_ai.model import ModelOutput
 from pydantic import ValidationError
 
@@ -180,22 +180,79 @@ def log_outcomes(log_path: str | Path) -> LogOutcomes:
     Raises:
         LogReadError: If the file is missing or is not an Inspect log.
     """
-    log = read_log(log_path)
-    outcomes = [classify_sample(str(log_path), s) for s in log.samples or []]
-    return LogOutcomes(str(log_path), outcomes, log_coverage(log))
+    header = read_header(log_path)
+    try:
+        outcomes = [classify_sample(str(log_path), s) for s in log_samples(header)]
+    except Exception:
+        # a streaming parser, like JSON, has no NaN, which Inspect writes (a
+        # score's value): read such a log whole, which names a log cut short
+        header = read_log(log_path)
+        outcomes = [classify_sample(str(log_path), s) for s in header.samples or []]
+    # the order read_eval_log gives (it sorts the samples it reads whole)
+    outcomes.sort(key=lambda o: (o.epoch, _id_order(o.sample_id)))
+    return LogOutcomes(str(log_path), outcomes, log_coverage(header, len(outcomes)))
 
 
-def log_coverage(log: EvalLog) -> LogCoverage:
+def _id_order(sample_id: int | str) -> str:
+    return sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
+
+
+def read_header(log_path: str | Path) -> EvalLog:
+    """A log's header, without its samples when the log can be read in parts.
+
+    A header that does not read is read again whole, so that the error names
+    what is wrong with the file (cut short, damaged, not a log) as `read_log`
+    does; a log read whole keeps its samples.
+
+    Raises:
+        LogReadError: If the file is missing or is not an Inspect log.
+    """
+    try:
+        header = read_eval_log(str(log_path), header_only=True)
+    except Exception:
+        return read_log(log_path)
+    header.samples = None
+    return header
+
+
+def log_samples(header: EvalLog) -> Iterator[EvalSample]:
+    """The samples of the log `header` was read from, one at a time.
+
+    A ``.eval`` log's through inspect_ai's `read_eval_log_samples`, a ``.json``
+    log's with a streaming parser; in the order the file holds them.
+    """
+    if header.samples is not None:
+        yield from header.samples
+        return
+    location = header.location
+    if Path(location).suffix == ".json":
+        yield from _json_samples(location)
+        return
+    yield from read_eval_log_samples(location, all_samples_required=False)
+
+
+def _json_samples(location: str) -> Iterator[EvalSample]:
+    # ijson is inspect_ai's own parser for the headers of .json logs
+    import ijson  # type: ignore[import-untyped]
+    from inspect_ai._util.constants import get_deserializing_context
+
+    with open(location, "rb") as f:
+        for item in ijson.items(f, "samples.item", use_float=True):
+            yield EvalSample.model_validate(item, context=get_deserializing_context())
+
+
+def log_coverage(log: EvalLog, held: int | None = None) -> LogCoverage:
     """How much of its planned run a log holds (read by rule: old logs lack fields).
 
     The planned count is the results' ``total_samples`` (dataset samples, after
     any ``--limit``, times epochs); a log without results (a cancelled run)
-    falls back to its dataset's sample ids, then to its sample count.
+    falls back to its dataset's sample ids, then to its sample count. `held`
+    is the sample count of a log whose samples were streamed.
     """
     error = getattr(log, "error", None)
     return LogCoverage(
         status=str(getattr(log, "status", None) or "success"),
-        held=len(log.samples or []),
+        held=len(log.samples or []) if held is None else held,
         planned=_planned(log),
         epochs=log_epochs(log),
         error=first_line(getattr(error, "message", error)) if error else None,

@@ -1,0 +1,35 @@
+"""Samples streamed one at a time give the rows of the log read whole."""
+
+from pathlib import Path
+
+import pytest
+
+from empty_migrate.audit.outcomes import (
+    classify_sample,
+    log_coverage,
+    log_outcomes,
+    read_log,
+)
+
+DATA = Path(__file__).parent / "logs" / "data"
+LOGS = sorted(p for p in DATA.glob("*/*") if p.suffix in {".eval", ".json"})
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_streamed_rows_are_the_rows_of_the_log_read_whole(path):
+    whole = read_log(path)
+    streamed = log_outcomes(path)
+    assert streamed.outcomes == [
+        classify_sample(str(path), s) for s in whole.samples or []
+    ]
+    assert streamed.coverage == log_coverage(whole)
+
+
+def test_a_json_log_holding_nan_is_read(tmp_path):
+    """JSON has no NaN, which Inspect writes (a stderr of one sample, say)."""
+    source = DATA / "0.3.285" / "xstest.json"
+    text = source.read_text()
+    assert '"value": 0.1111111111111111' in text
+    with_nan = tmp_path / "nan.json"
+    with_nan.write_text(text.replace('"value": 0.1111111111111111', '"value": NaN', 1))
+    assert len(log_outcomes(with_nan).outcomes) == len(log_outcomes(source).outcomes)

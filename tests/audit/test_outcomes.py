@@ -8,6 +8,8 @@ from empty_migrate.audit.outcomes import (
     classify_sample,
     log_coverage,
     log_outcomes,
+    log_samples,
+    read_header,
     read_log,
 )
 
@@ -23,6 +25,27 @@ def test_streamed_rows_are_the_rows_of_the_log_read_whole(path):
         classify_sample(str(path), s) for s in whole.samples or []
     ]
     assert streamed.coverage == log_coverage(whole)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_log_streams_without_being_read_whole(path):
+    header = read_header(path)
+    assert header.samples is None
+    streamed = list(log_samples(header))
+    assert sorted(map(_read_fields, streamed)) == sorted(
+        map(_read_fields, read_log(path).samples or [])
+    )
+
+
+def _read_fields(sample):
+    """What outcomes reads of a sample (a whole read also rebinds its events)."""
+    return (
+        str(sample.id),
+        sample.epoch,
+        sample.output.model_dump_json(),
+        repr(sample.error),
+        repr(getattr(sample, "limit", None)),
+    )
 
 
 def test_a_json_log_holding_nan_is_read(tmp_path):

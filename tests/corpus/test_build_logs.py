@@ -35,8 +35,19 @@ def test_the_script_rebuilds_one_releases_logs(tmp_path):
         p.name for p in committed.iterdir()
     )
     for path in sorted(built.iterdir()):
-        assert outcomes_of(path) == outcomes_of(committed / path.name), path.name
         log = read_log(path)
+        rows, kept = outcomes_of(path), outcomes_of(committed / path.name)
+        if log.status == "cancelled":
+            # where the SIGINT lands depends on the machine's speed: the
+            # samples both runs hold must agree, and the run must be cancelled
+            assert read_log(committed / path.name).status == "cancelled"
+            common = {row[:2] for row in rows} & {row[:2] for row in kept}
+            assert common, path.name
+            assert [r for r in rows if r[:2] in common] == [
+                r for r in kept if r[:2] in common
+            ], path.name
+        else:
+            assert rows == kept, path.name
         assert log.eval.packages["inspect_ai"] == RELEASE
         run_name = path.name.partition(".")[0]
         if run_name in EVALS:

@@ -289,6 +289,8 @@ def test_json_shape(logs, capsys):
         "epoch": 1,
         "outcome": "filtered",
         "signal": "stop_reason:content_filter",
+        "flags": [],
+        "excerpt": "",
         "stop_reason": "content_filter",
         "stopped_by": None,
         "score": "includes",

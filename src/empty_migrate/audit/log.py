@@ -759,6 +759,8 @@ def _row_json(row: Rerouted) -> dict[str, Any]:
         "epoch": found.epoch,
         "outcome": str(found.outcome),
         "signal": found.signal,
+        "flags": list(found.flags),
+        "excerpt": found.excerpt,
         "stop_reason": found.stop_reason,
         "stopped_by": found.stopped_by,
         "score": row.score,

@@ -3,14 +3,15 @@
 A grid of eval x scorer lines against the outcome classes, each cell colored by
 route, with a legend, a category filter (also from the URL: ``#category=qa``),
 per-cell details on hover and click, and the scorers that could not run. In a
-comparison a changed cell shows ``before -> after``. Inline CSS and script, no
-network: the page is one file to attach or open anywhere.
+comparison a changed cell shows ``before -> after``. One self-contained file
+(`empty_migrate.audit.page`): inline CSS and script, no network.
 """
 
 import json
 from html import escape
 
 from empty_migrate.audit.matrix import FAULTS, ROUTES, Audit, Row
+from empty_migrate.audit.page import page, route_chips
 from empty_migrate.audit.report import (
     OUTCOMES,
     Cell,
@@ -40,7 +41,7 @@ def render_html(after: Audit, before: Audit | None = None) -> str:
             _not_run(after),
         ]
     )
-    return _PAGE.format(title=escape(title), css=_CSS, body=body, script=_SCRIPT)
+    return page(title, body, css=_CSS, script=_SCRIPT)
 
 
 def _summary(after: Audit, before: Audit | None, lines: list[Line]) -> str:
@@ -59,10 +60,7 @@ def _summary(after: Audit, before: Audit | None, lines: list[Line]) -> str:
 
 
 def _legend() -> str:
-    chips = "".join(
-        f'<span class="chip route-{name}">{escape(meaning)}</span>'
-        for name, meaning in ROUTES.items()
-    )
+    chips = route_chips(ROUTES)
     faults = "; ".join(f"{escape(k)}: {escape(v)}" for k, v in FAULTS.items())
     return (
         f'<div class="legend">{chips}'
@@ -165,47 +163,18 @@ def _not_run(audit: Audit) -> str:
     )
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title><style>{css}</style></head>
-<body>
-{body}
-<script>{script}</script>
-</body></html>
-"""
-
 _CSS = """
-body { font: 13px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #222; }
-h1 { font-size: 20px; margin: 0 0 4px; }
-h2 { font-size: 16px; margin-top: 24px; }
 .tree { color: #666; margin: 0 0 6px; font-family: monospace; }
-.summary { font-weight: 600; margin: 4px 0 10px; }
-.legend, .filters { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px;
-  align-items: center; }
-.chip { padding: 2px 8px; border-radius: 10px; border: 1px solid #0002; }
 .filters a { padding: 2px 10px; border-radius: 10px; background: #eee; color: #222;
   text-decoration: none; }
 .filters a.active { background: #333; color: #fff; }
 .filters label { margin-left: 12px; }
-table { border-collapse: separate; border-spacing: 2px; }
-thead th { position: sticky; top: 0; background: #fff; font-size: 12px;
-  text-align: center; padding: 4px; z-index: 1; }
 td.changed.was-fault:not(.fault) {
   background-image: linear-gradient(90deg, #ffe5e5 0 30%, transparent 30%); }
-tbody th { text-align: left; font-weight: 600; padding-right: 8px;
-  white-space: nowrap; }
-td { padding: 3px 6px; white-space: nowrap; }
 td.cat { color: #666; font-size: 11px; }
 .tasks { color: #888; font-size: 11px; }
 td.cell { text-align: center; border-radius: 3px; cursor: pointer; min-width: 56px;
   font-size: 11px; white-space: normal; }
-.route-refusal { background: #d9c8ff; }
-.route-wrong { background: #ffd8a8; }
-.route-unscored { background: #dcdcdc; color: #444; }
-.route-raised { background: #ffb3b3; }
-.route-judge { background: #9fd0ff; }
-.route-scored { background: #c6ecc6; }
 td.fault, .chip.fault { outline: 2px solid #d00; outline-offset: -2px; font-weight: 700;
   color: #a00; }
 td.changed { box-shadow: inset 0 0 0 2px #222; font-weight: 600; }

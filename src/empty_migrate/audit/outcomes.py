@@ -425,6 +425,13 @@ def count_outcomes(
     return Counter((str(o.outcome), o.stop_reason, o.stopped_by) for o in outcomes)
 
 
+def table_counts(
+    outcomes: Iterable[SampleOutcome],
+) -> list[tuple[tuple[str, str, str | None], int]]:
+    """`count_outcomes` in table order: the samples the run stopped come last."""
+    return sorted(count_outcomes(outcomes).items(), key=_stopped_last)
+
+
 _STOPPED_BY_WIDTH = 100
 
 
@@ -434,11 +441,11 @@ def render_table(outcomes: Sequence[SampleOutcome]) -> str:
     A sample the run stopped (an error or a limit) names it in a last column,
     and the totals then separate those from the samples the model finished.
     """
-    counts = count_outcomes(outcomes)
-    stopped = sum(n for (_, _, by), n in counts.items() if by)
+    counts = table_counts(outcomes)
+    stopped = sum(n for (_, _, by), n in counts if by)
     header = f"{'outcome':<24}{'stop_reason':<16}{'samples':>8}"
     lines = [header + ("  stopped_by" if stopped else "")]
-    for (outcome, stop_reason, by), count in sorted(counts.items(), key=_stopped_last):
+    for (outcome, stop_reason, by), count in counts:
         line = f"{outcome:<24}{stop_reason:<16}{count:>8}"
         lines.append(line + (f"  {shortened(by)}" if by else ""))
     if stopped:

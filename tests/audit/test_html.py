@@ -6,12 +6,8 @@ import pytest
 
 from empty_migrate.audit.html import render_html
 from empty_migrate.runtime.policy import Outcome
-from tests.audit.browser import dump_dom, have_chromium
+from tests.audit.browser import dump_dom, needs_chromium
 from tests.audit.small import demo_tree, judge_then_routed, two_categories
-
-needs_chromium = pytest.mark.skipif(
-    not have_chromium(), reason="chromium is not installed (.ci/run installs it)"
-)
 
 
 @pytest.fixture

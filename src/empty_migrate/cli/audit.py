@@ -95,10 +95,10 @@ def run_audit_command(args: argparse.Namespace) -> int:
 
 
 def _audit_log(args: argparse.Namespace) -> int:
-    if len(args.audit_evals) > 1 or args.audit_all or args.format == "html":
+    if len(args.audit_evals) > 1 or args.audit_all:
         raise UsageError(
             "audit --log LOG takes at most one --eval EVAL (without it, the log's "
-            "task names the eval) and --format text or json"
+            "task names the eval)"
         )
     registry = open_registry(args.registry)
     # imported here: reading logs needs inspect_ai, which the other commands do not
@@ -119,6 +119,10 @@ def _audit_log(args: argparse.Namespace) -> int:
         return ExitCode.USAGE
     if args.format == "json":
         text = json.dumps(audit_json(audit), indent=2, default=str) + "\n"
+    elif args.format == "html":
+        from empty_migrate.audit.log_html import render_log_html
+
+        text = render_log_html([audit])
     else:
         text = render_text(audit)
     _write(text, args.output)

@@ -308,12 +308,12 @@ section.log { border-top: 2px solid #ccc; margin-top: 24px; padding-top: 8px; }
 .about b { color: #222; }
 p.partial { background: #fff3cd; border-left: 4px solid #e0a800; padding: 6px 10px;
   margin: 6px 0; font-weight: 600; }
-tbody tr.partial { background: #fff3cd; }
 td.note { white-space: normal; min-width: 240px; color: #7a5b00; }
 .match, .note { color: #666; margin: 2px 0; font-size: 12px; }
 .none { color: #666; font-style: italic; }
 thead th { text-align: left; border-bottom: 1px solid #999; }
 tbody tr:nth-child(even) { background: #f5f5f5; }
+tbody tr.partial { background: #fff3cd; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.metric.changed td { font-weight: 700; }
 tr.metric.changed td.delta { color: #0a5; }

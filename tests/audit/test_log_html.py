@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
+from inspect_ai.model import ContentText, ModelOutput
 
 from empty_migrate.audit.log import LogAudit, audit_json, audit_log
 from empty_migrate.audit.log_html import render_log_html
@@ -103,6 +104,14 @@ def test_markup_in_a_log_shows_as_text_and_never_runs(tmp_path):
     samples[3].id = PAYLOAD.format("id")
     samples[3].scores["includes"].reason = PAYLOAD.format("reason")
     samples[8].error.message = PAYLOAD.format("error")
+    # a refusal after a partial answer keeps its words: the page shows them
+    samples[4].output = ModelOutput.from_content(
+        "mockllm/model", PAYLOAD.format("text"), stop_reason="content_filter"
+    )
+    samples[4].output.choices[0].message.content = [
+        ContentText(text=PAYLOAD.format("text")),
+        ContentText(text="", refusal=True),
+    ]
     log.eval.model = "mockllm/" + PAYLOAD.format("model")
     write_eval_log(log, str(tmp_path / "xstest.json"))
     page = tmp_path / "page.html"
@@ -115,7 +124,7 @@ def test_markup_in_a_log_shows_as_text_and_never_runs(tmp_path):
     # the check can fail: the same markup written unescaped does run
     assert 'data-pwned="control"' in dump_dom(unescaped)
     assert "data-pwned" not in re.search(r"<body[^>]*>", dom)[0]
-    for where in ("id", "reason", "error", "model"):
+    for where in ("id", "reason", "error", "model", "text"):
         assert PAYLOAD.format(where).replace("<", "&lt;").replace(">", "&gt;") in dom
 
 

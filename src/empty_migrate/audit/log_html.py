@@ -237,24 +237,29 @@ def _rerouted(rows: Sequence[Rerouted]) -> str:
         return ""
     # the column appears when a row hit a limit, as in the text view
     limits = any(row.sample.stopped_by for row in rows)
+    # a refusal's words, or a flag, say why a sample is the class it is
+    texts = any(row.sample.excerpt or row.sample.flags for row in rows)
     head = _head(
-        "sample", "epoch", "class", "signal", *["stopped_by"] * limits,
-        "score", "recorded", "migrated", "route",
+        "sample", "epoch", "class", "signal", *["visible text"] * texts,
+        *["stopped_by"] * limits, "score", "recorded", "migrated", "route",
     )  # fmt: skip
-    body = "\n".join(_rerouted_row(row, limits) for row in rows)
+    body = "\n".join(_rerouted_row(row, limits, texts) for row in rows)
     return (
         f"<details open><summary>Re-routed sample epochs ({len(rows)})</summary>"
         f'<table class="rerouted">{head}<tbody>\n{body}\n</tbody></table></details>'
     )
 
 
-def _rerouted_row(row: Rerouted, limits: bool) -> str:
+def _rerouted_row(row: Rerouted, limits: bool, texts: bool) -> str:
     found = row.sample
     shown = SHOWN_AS[row.route]
+    flags = "".join(f"[{flag}] " for flag in found.flags)
+    text = [flags + found.excerpt] * texts
     stopped = [shortened(found.stopped_by or "-")] * limits
     return (
         "<tr>"
-        + _cells(found.sample_id, found.epoch, found.outcome, found.signal, *stopped)
+        + _cells(found.sample_id, found.epoch, found.outcome, found.signal, *text)
+        + _cells(*stopped)
         + _cells(row.score)
         + _cells(score_text(row.recorded), "→ " + migrated_text(row))
         + f'<td class="route route-{shown}" title="route {escape(row.route)}">'

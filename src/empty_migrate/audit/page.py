@@ -5,7 +5,7 @@ anywhere. The look (type, tables, route colors) is defined here once; each
 page adds only the rules of its own parts.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from html import escape
 
 from empty_migrate.audit.matrix import ROUTES
@@ -55,13 +55,23 @@ td { padding: 3px 6px; white-space: nowrap; }
 .route-raised { background: #ffb3b3; }
 .route-judge { background: #9fd0ff; }
 .route-scored { background: #c6ecc6; }
+.route-not_measured { background: #f2f2f2; color: #777; border: 1px dashed #aaa; }
 """
 """The shared rules: type, headings, chips, tables and one color per route."""
 
 
-def route_chips(names: Iterable[str]) -> str:
-    """One colored chip per route of `ROUTES`, saying what it means to a reader."""
+def route_chips(names: Iterable[str], titles: Mapping[str, str] | None = None) -> str:
+    """One colored chip per route of `ROUTES`, saying what it means to a reader.
+
+    `titles` gives a chip a tooltip, for a route its name does not explain.
+    """
+    titles = titles or {}
     return "".join(
-        f'<span class="chip route-{name}">{escape(ROUTES[name])}</span>'
+        f'<span class="chip route-{name}"{_title(titles.get(name))}>'
+        f"{escape(ROUTES[name])}</span>"
         for name in names
     )
+
+
+def _title(text: str | None) -> str:
+    return f' title="{escape(text)}"' if text else ""

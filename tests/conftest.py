@@ -77,18 +77,26 @@ def pytest_addoption(parser):
         help="rewrite golden/*/.after files from the codemods' output, and list them; "
         "rewrite the README's codemod table from the declarations",
     )
+    parser.addoption(
+        "--add-released",
+        action="store_true",
+        help="add the digests of the texts the package generates today to "
+        "src/empty_migrate/codemods/kit/released.json",
+    )
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_cmdline_main(config):
     """One process, not pytest-xdist's workers, where parallel runs would race.
 
-    ``--update-golden`` rewrites files; the corpus checks share session
-    fixtures (the fetched release, the migrated tree, the target's
-    environment) that each worker would build again, into the same cache.
+    ``--update-golden`` and ``--add-released`` rewrite files; the corpus
+    checks share session fixtures (the fetched release, the migrated tree,
+    the target's environment) that each worker would build again, into the
+    same cache.
     Runs before pytest-xdist's own hook reads ``-n``.
     """
     selects_corpus = re.search(r"(?<!not )\bcorpus\b", config.option.markexpr or "")
-    if config.getoption("--update-golden") or selects_corpus:
+    writes = config.getoption("--update-golden") or config.getoption("--add-released")
+    if writes or selects_corpus:
         if getattr(config.option, "numprocesses", None):
             config.option.numprocesses = 0

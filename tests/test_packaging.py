@@ -70,3 +70,7 @@ def test_console_script_entry_point(wheel, wheel_names):
 
 def test_registry_data_ships(wheel_names):
     assert "empty_migrate/registry/evals/xstest.yaml" in wheel_names
+
+
+def test_the_released_digests_ship(wheel_names):
+    assert "empty_migrate/codemods/kit/released.json" in wheel_names

@@ -11,7 +11,7 @@ import libcst as cst
 import pytest
 
 from empty_migrate.codemods import eval_target, implementation, names
-from empty_migrate.codemods.install_router.rewrite import NOTE
+from empty_migrate.codemods.install_router.rewrite import DOCSTRING
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.pipeline.runner import run_file
 from empty_migrate.registry.loader import load_entry
@@ -67,8 +67,8 @@ def test_no_case_expects_both_a_rewrite_and_a_skip():
 
 
 def test_no_golden_file_copies_the_generated_router():
-    first_line = NOTE.splitlines()[0]
-    copies = [p for p in GOLDEN.rglob("*.py") if first_line in p.read_text()]
+    line = next(line for line in DOCSTRING.splitlines() if "policy:" in line)
+    copies = [p for p in GOLDEN.rglob("*.py") if line in p.read_text()]
     assert copies == [], "write golden.GENERATED instead"
 
 

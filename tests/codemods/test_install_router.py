@@ -12,7 +12,7 @@ import pytest
 
 import empty_migrate.runtime.router
 from empty_migrate.codemods import eval_target, implementation
-from empty_migrate.codemods.install_router.rewrite import NOTE, router_text
+from empty_migrate.codemods.install_router.rewrite import DOCSTRING, router_text
 from empty_migrate.codemods.kit.base import Skip
 from empty_migrate.registry.loader import load_entry
 from empty_migrate.source.scan import EvalScan
@@ -33,7 +33,7 @@ def target(tmp_path):
 
 def test_router_text_is_the_package_source_with_the_policy_inlined():
     text = router_text()
-    assert NOTE in text
+    assert text.startswith(DOCSTRING)
     imported = [
         node.module
         for node in ast.walk(ast.parse(text))

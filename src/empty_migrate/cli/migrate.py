@@ -26,6 +26,7 @@ from empty_migrate.cli.common import (
 )
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.migrate import (
+    KeptFile,
     RunResult,
     SelectionError,
     is_shared,
@@ -100,6 +101,12 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             "--show-shared",
             action="store_true",
             help="with --dry-run, print the diff of the files all evals share",
+        ),
+        group.add_argument(
+            "--replace-router",
+            action="store_true",
+            help="replace the router module and the policy tests' helpers even "
+            "where their maintainers edited them (default: keep their text)",
         ),
         group.add_argument(
             "--repo",
@@ -206,7 +213,15 @@ def _migrate(
     """
     try:
         with progress_bar(evals) as progress:
-            run = migrate(registry, repo, evals, codemods, today, progress)
+            run = migrate(
+                registry,
+                repo,
+                evals,
+                codemods,
+                today,
+                progress,
+                replace_edited=args.replace_router,
+            )
     except KeyboardInterrupt as stop:
         note(f"{described(signal_of(stop))}; nothing was written")
         return exit_status(signal_of(stop))
@@ -273,6 +288,8 @@ def _report(
         _print_diff(run, sys.stdout, args.show_shared)
     if args.output_format == "text":
         _print_summary(run, sys.stderr, writes)
+    for kept in run.kept:
+        note(kept.note())
     for notice in run.notices:
         note(f"note: {notice}")
     for path, others in unselected_sharers(registry, run).items():
@@ -289,14 +306,34 @@ def _report(
 
 
 def _print_diff(run: RunResult, stream: TextIO, show_shared: bool) -> None:
-    """Each eval's own changes first; files every eval shares summarised, or last."""
+    """Each eval's own changes first; files every eval shares summarised, or last.
+
+    A generated file kept for its maintainers is named in a comment with the
+    size of the change a replacement would make; with ``--show-shared`` that
+    change follows, commented out, so the output still applies as a write.
+    """
     own, shared = _final_diffs(run)
     text = "".join(diff for _, diff in own)
     if shared and not show_shared:
         text = _shared_summary(shared) + text
     elif shared:
         text += "".join(diff for _, diff in shared)
+    if run.kept:
+        text = _kept_summary(run.kept) + text
+    if run.kept and show_shared:
+        text += "".join(_commented(kept.diff()) for kept in run.kept)
     _write_diff(text, stream)
+
+
+def _kept_summary(kept: list[KeptFile]) -> str:
+    lines = ["# empty-migrate keeps generated files their maintainers edited"]
+    lines.append("# (--replace-router replaces them; --show-shared prints the change):")
+    lines += [f"#   {k.path}: would change {_change_size(k.file)}" for k in kept]
+    return "\n".join(lines) + "\n"
+
+
+def _commented(diff: str) -> str:
+    return "".join(f"# {line}" for line in diff.splitlines(keepends=True))
 
 
 def _final_diffs(
@@ -320,15 +357,16 @@ def _final_diffs(
 def _shared_summary(shared: list[tuple[FileResult, str]]) -> str:
     lines = ["# empty-migrate also changes files every migrated eval shares"]
     lines.append("# (--show-shared prints them; the evals' changes import them):")
-    for file, diff in shared:
-        body = [line for line in diff.splitlines() if line[:1] in "+-"]
-        added = sum(1 for line in body if line[:1] == "+") - 1
-        removed = sum(1 for line in body if line[:1] == "-") - 1
-        change = (
-            f"new file, {added} lines" if not file.before else f"+{added} -{removed}"
-        )
-        lines.append(f"#   {file.path}: {change}")
+    lines += [f"#   {file.path}: {_change_size(file)}" for file, _ in shared]
     return "\n".join(lines) + "\n"
+
+
+def _change_size(file: FileResult) -> str:
+    """``new file, N lines`` or ``+added -removed``: the size of a file's diff."""
+    body = [line for line in file.diff().splitlines() if line[:1] in "+-"]
+    added = sum(1 for line in body if line[:1] == "+") - 1
+    removed = sum(1 for line in body if line[:1] == "-") - 1
+    return f"new file, {added} lines" if not file.before else f"+{added} -{removed}"
 
 
 def _write_diff(text: str, stream: TextIO) -> None:
@@ -403,4 +441,13 @@ def _as_json(run: RunResult) -> dict[str, Any]:
             s: run.count(s) for s in ("rewritten", "unchanged", "skipped", "failed")
         },
         "notices": run.notices,
+        "kept": [
+            {
+                "path": kept.path,
+                "reason": "edited by its maintainers",
+                "note": kept.note(),
+                "diff": kept.diff(),
+            }
+            for kept in run.kept
+        ],
     }

@@ -19,6 +19,7 @@ from empty_migrate.codemods import (
 )
 from empty_migrate.codemods import names as codemod_names
 from empty_migrate.codemods.kit.declaration import Declaration
+from empty_migrate.codemods.kit.released import edited_by_maintainers
 from empty_migrate.pipeline.comment_review import follow
 from empty_migrate.pipeline.formatter import Formatter, FormatterError
 from empty_migrate.pipeline.runner import EvalResult, FileResult, migrate_eval
@@ -34,6 +35,33 @@ from empty_migrate.target.text_files import NotUtf8
 Progress = Callable[[int, int, str], None]
 
 
+@dataclass(frozen=True)
+class KeptFile:
+    """A generated file the run left as it is: its maintainers edited it.
+
+    Attributes:
+        file: What the run would have done to it (``after``: today's text).
+    """
+
+    file: FileResult
+
+    @property
+    def path(self) -> str:
+        """Its path from the repo root."""
+        return self.file.path
+
+    def note(self) -> str:
+        """The one line that says it was kept, and how to replace it."""
+        return (
+            f"kept {self.path}: edited by its maintainers (differs from every "
+            "text this tool generated); --replace-router to overwrite"
+        )
+
+    def diff(self) -> str:
+        """What replacing it would change, as a unified diff."""
+        return self.file.diff()
+
+
 @dataclass
 class RunResult:
     """The outcome of one migration run, eval by eval."""
@@ -43,6 +71,8 @@ class RunResult:
     """Evals migrated together because they share a scorer file, in run order."""
     notices: list[str] = field(default_factory=list)
     """What the user should know about how the run was made (a fallback ruff)."""
+    kept: list[KeptFile] = field(default_factory=list)
+    """Generated files its maintainers edited, left as they are (`keep_edited`)."""
 
     def count(self, status: str) -> int:
         """How many evals ended with `status`."""
@@ -200,13 +230,15 @@ def migrate(
     today: str,
     progress: Progress | None = None,
     jobs: int | None = None,
+    replace_edited: bool = False,
 ) -> RunResult:
     """Compute the migration of `evals` in the tree at `repo`; nothing is written.
 
     Evals that share a scorer file are migrated in order in one group, so a
     later one sees the earlier one's rewrite; independent groups run in
     parallel processes (`jobs`, default: one per core), each formatting what
-    its batch of groups rewrote.
+    its batch of groups rewrote. A generated file its maintainers edited is
+    kept as it is unless `replace_edited` (`keep_edited`).
     """
     groups = _independent_groups(registry, evals)
     jobs = min(jobs or os.cpu_count() or 1, len(groups))
@@ -243,6 +275,8 @@ def migrate(
             pool.shutdown(cancel_futures=True)
     run = RunResult([results[name] for name in evals], groups)
     _settle_shared_files(run)
+    if not replace_edited:
+        keep_edited(run)
     if run.changed_files() and formatter.ruff.notice:
         run.notices.append(formatter.ruff.notice)
     return run
@@ -383,6 +417,30 @@ def _settle_shared_files(run: RunResult) -> None:
             if file.status == "rewritten":
                 final.setdefault(file.path, file.after)
                 orphaned.pop(file.path, None)
+            files.append(file)
+        result.files = files
+
+
+def keep_edited(run: RunResult) -> None:
+    """Leave each generated file its maintainers edited as it is, and record it.
+
+    The router module and the emitted tests' helpers are the target's own
+    once installed: a text this package never generated (see
+    `empty_migrate.codemods.kit.released`) is a maintainer's, and replacing
+    it would silently revert their fix. A text it generated is replaced
+    (an upgrade). Run after `_settle_shared_files`, which leaves one rewrite
+    per file.
+    """
+    for result in run.evals:
+        files = []
+        for file in result.files:
+            if file.status == "rewritten" and edited_by_maintainers(
+                file.path, file.before
+            ):
+                run.kept.append(KeptFile(file))
+                file = replace(
+                    file, status="unchanged", after=file.before, codemods=(), review=()
+                )
             files.append(file)
         result.files = files
 

@@ -96,7 +96,7 @@ POLICY: Mapping[Category, Mapping[Outcome, Route]] = {
         no_output=Route.SCORE,
     ),
 }
-"""The route of every outcome in every category (MIGRATION.md explains each cell)."""
+"""The route of every outcome in every category: one column per category."""
 
 _REASONS: Mapping[Outcome, str] = {
     Outcome.EMPTY: "no_response",
@@ -117,7 +117,7 @@ def route_reason(outcome: Outcome | str) -> str | None:
 AFTER_AGENT_TRAJECTORY: Mapping[Outcome, Route] = {
     Outcome.OVERFLOW: Route.SCORE_TAGGED,
 }
-"""Where an outcome routes once the model has run tools (POLICY-SPEC §0.3).
+"""Where an outcome routes once the model has run tools, whatever the category.
 
 An agent that runs out of context has done work worth scoring: ``react()`` and
 ``basic_agent()`` stop on the overflow and leave the sandbox and the tool trace

@@ -1,17 +1,21 @@
 """Text this package generates into a target: its own modules' source, formatted.
 
 The router module and the emitted tests' helpers are this package's own
-source with a note added. `module_source` reads a module without importing it
+source under a module docstring written for the target (`with_docstring`): once
+installed they are the target's own modules, and say nothing of this package.
+`module_source` reads a module without importing it
 (importing the router would import inspect_ai); `ruff_clean` formats a text as
 ruff does by default and keeps the result in the user cache
 (`empty_migrate.target.kept`), since it is the same on every run until the
 source changes.
 """
 
+import ast
 import subprocess
 from importlib.util import find_spec
 from pathlib import Path
 
+from empty_migrate.source.syntax import is_docstring
 from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.ruff import installed_ruff
 
@@ -26,6 +30,19 @@ def module_source(module: str) -> str:
     if spec is None or spec.origin is None:
         raise ModuleNotFoundError(f"{module} is not installed with a source file")
     return Path(spec.origin).read_text(encoding="utf-8")
+
+
+def with_docstring(source: str, docstring: str) -> str:
+    """`source` with its module docstring replaced by `docstring`, a string literal.
+
+    Raises:
+        ValueError: If `source` has no module docstring.
+    """
+    first = ast.parse(source).body[0]
+    if not is_docstring(first) or first.end_lineno is None:
+        raise ValueError("the module has no docstring to replace")
+    rest = source.splitlines(keepends=True)[first.end_lineno :]
+    return docstring.rstrip("\n") + "\n" + "".join(rest)
 
 
 def ruff_clean(text: str) -> str:

@@ -57,14 +57,14 @@ a verdict on the model (``NOANSWER``, or the eval's refusal value),
 (``EmptyResponseError``, ``ContextOverflowError``) for a machinery failure. An
 answer reaches the wrapped scorer unchanged.
 
-Changing the policy: for every eval of a category, edit that category's column
-in ``POLICY`` (one ``Route`` per ``Outcome``). ``AFTER_AGENT_TRAJECTORY`` holds
-the routes that change once the model has run tools, and ``route_reason`` gives
-the ``reason`` each verdict carries. For one eval, pass ``overrides=`` (or its
-verdict values) to that eval's ``route_empty_responses`` call instead. Each
+Changing the policy: for every eval of a category, edit the category's column
+in ``POLICY`` here (the ``Route`` of each ``Outcome``). ``AFTER_AGENT_TRAJECTORY``
+holds the routes that change once the model has run tools, and ``route_reason``
+gives the ``reason`` each verdict carries. For one eval, pass ``overrides=`` (or
+its verdict values) to that eval's ``route_empty_responses`` call instead. Each
 eval's ``tests/<eval>/test_empty_response_policy.py`` asserts the routes its
-scorers take, with the helpers in ``tests/utils/empty_response.py``: update
-its expectations with the policy.
+scorers take, with the helpers in ``tests/utils/empty_response.py``: change
+their expected routes with the policy.
 
 It depends only on ``inspect_ai`` and the standard library.
 

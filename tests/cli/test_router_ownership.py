@@ -69,20 +69,15 @@ def test_a_rerun_keeps_the_maintainers_edit_and_says_so(demo, repo, capsys, path
 
 
 def test_a_migrated_eval_stays_unchanged_beside_an_edited_router(demo, repo, capsys):
-    edit(repo, ROUTER, router_text() + EDIT)
+    # in CRLF line ends, as a Windows checkout has it: kept byte for byte
+    edited = (router_text() + EDIT).replace("\n", "\r\n")
+    edit(repo, ROUTER, edited)
     capsys.readouterr()
     assert run(demo, "--eval", "gamma") == 0
-    assert text_of(repo, ROUTER) == router_text() + EDIT
+    assert text_of(repo, ROUTER) == edited
     err = capsys.readouterr().err
     assert KEPT.format(path=ROUTER) in err.splitlines()
     assert "gamma: unchanged: already migrated" in err
-
-
-def test_an_edit_in_crlf_line_ends_is_kept_as_it_is(demo, repo, capsys):
-    edited = (text_of(repo, ROUTER) + EDIT).replace("\n", "\r\n")
-    edit(repo, ROUTER, edited)
-    assert run(demo, "--eval", "gamma") == 0
-    assert text_of(repo, ROUTER) == edited
 
 
 def test_replace_router_overwrites_the_edit(demo, repo, capsys):
@@ -109,14 +104,14 @@ def old_release(tmp_path, monkeypatch):
     released.released.cache_clear()
 
 
-@pytest.mark.parametrize("line_end", ["\n", "\r\n"])
 def test_a_text_an_earlier_version_generated_is_upgraded(
-    demo, repo, capsys, old_release, line_end
+    demo, repo, capsys, old_release
 ):
-    edit(repo, ROUTER, old_release.replace("\n", line_end))
+    # in CRLF line ends: the same text as far as the digests go
+    edit(repo, ROUTER, old_release.replace("\n", "\r\n"))
     capsys.readouterr()
     assert run(demo, "--eval", "gamma") == 0
-    assert text_of(repo, ROUTER).replace(line_end, "\n") == router_text()
+    assert text_of(repo, ROUTER).replace("\r\n", "\n") == router_text()
     err = capsys.readouterr().err
     assert "kept" not in err
     assert "gamma: rewritten: 1 file(s): install_router" in err

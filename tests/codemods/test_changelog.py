@@ -13,6 +13,7 @@ from empty_migrate.codemods.bump_task_version.rewrite import (
     changelog_entries,
     records_this_migration,
 )
+from empty_migrate.codemods.changelog import text as words
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.pipeline.runner import migrate_eval
 from empty_migrate.source.workspace import Workspace
@@ -107,3 +108,17 @@ def test_fragment_escapes_markdown_in_the_title(demo):
     eval_yaml = "title: 'V*Demo: a title'\nversion: \"3-D\"\n"
     fragment = changelog_check(demo, FRAGMENT_PATH, eval_yaml=eval_yaml).run("")
     assert fragment.startswith("### Existing Evals\n\n- V\\*Demo: a title (v4-D): ")
+
+
+@pytest.mark.parametrize(
+    ("prose", "markdown"),
+    [
+        ("read at _utils.py:12.", "read at `_utils.py:12`."),
+        ("'' (after <think> stripping)", "'' (after `<think>` stripping)"),
+        ("to subtask_<id>_scorer, </b>", "to `subtask_<id>_scorer`, `</b>`"),
+        ("kept `<think>` and a < b > c", "kept `<think>` and a < b > c"),
+        ("a link <https://example.org>", "a link <https://example.org>"),
+    ],
+)
+def test_registry_prose_keeps_what_markdown_would_misread_as_code(prose, markdown):
+    assert words.code_refs(prose) == markdown

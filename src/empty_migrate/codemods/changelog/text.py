@@ -48,9 +48,10 @@ _POLARITY = {
     "samples, over-refusal on benign ones",
 }
 
-_FILE_REF = re.compile(
-    r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|md)(?::\d+(?:-\d+)?)?"
-)
+_FILE_REF = r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|md)(?::\d+(?:-\d+)?)?"
+# what CommonMark reads as raw HTML (markdownlint's MD033), with the word around it
+_HTML_TAG = r"[\w.-]*</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>`]*)?/?>[\w.-]*"
+_MISREAD = re.compile(f"{_FILE_REF}|{_HTML_TAG}")
 _CODE_SPAN = re.compile(r"(`[^`]*`)")
 
 
@@ -181,13 +182,15 @@ def before(target: EvalTarget) -> str:
 
 
 def code_refs(text: str) -> str:
-    """`text` with its ``file.py:line`` references as inline code, as in the READMEs.
+    """`text` with what Markdown would misread as inline code, as in the READMEs.
 
-    Markdown would otherwise read ``_utils.py`` as the start of emphasis.
+    That is its ``file.py:line`` references (``_utils.py`` would start
+    emphasis) and anything that reads as an HTML tag (``<think>`` would vanish
+    from the page, and the target's markdownlint forbids inline HTML).
     """
     parts = _CODE_SPAN.split(text)
     for index in range(0, len(parts), 2):
-        parts[index] = _FILE_REF.sub(lambda m: f"`{m.group(0)}`", parts[index])
+        parts[index] = _MISREAD.sub(lambda m: f"`{m.group(0)}`", parts[index])
     return "".join(parts)
 
 
@@ -202,7 +205,7 @@ def render(value: Any) -> str:
     A verdict only code can give is described in words instead.
     """
     if isinstance(value, VerdictExpression):
-        return value.meaning
+        return code_refs(value.meaning)
     return f"`{_code(value)}`"
 
 

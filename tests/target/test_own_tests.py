@@ -84,6 +84,24 @@ def test_an_installed_environment_is_reused(tmp_path, monkeypatch):
     assert (tmp_path / "installed.txt").is_file()  # not removed to start again
 
 
+def test_an_environment_without_plugins_installs_only_its_requirements(
+    tmp_path, monkeypatch
+):
+    installed: list[list[str]] = []
+
+    def run(command, what):
+        if what == "create the environment":  # python -m venv ROOT
+            Path(command[-1]).mkdir()
+        elif what == "install the target and plugins":
+            installed.append(command[command.index("--quiet") + 1 :])
+
+    monkeypatch.setattr(own_tests, "_run", run)
+    TargetEnvironment.ensure(tmp_path, ["mypy==2.1.0"], plugins=())
+    assert installed == [["mypy==2.1.0"]]
+    stamp = tmp_path / "empty-migrate-requirements.txt"
+    assert stamp.read_text() == "mypy==2.1.0\n"
+
+
 def test_an_environment_for_other_requirements_is_made_again(tmp_path, monkeypatch):
     ran: list[str] = []
 

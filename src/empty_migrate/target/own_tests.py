@@ -59,14 +59,20 @@ class TargetEnvironment:
         return self.root / "bin" / "python"
 
     @classmethod
-    def ensure(cls, root: Path, requirements: Sequence[str]) -> "TargetEnvironment":
+    def ensure(
+        cls,
+        root: Path,
+        requirements: Sequence[str],
+        plugins: Sequence[str] = TEST_PLUGINS,
+    ) -> "TargetEnvironment":
         """The environment at `root`, created and installed unless it already is.
 
-        The requirements are recorded in the environment once the install
-        succeeds, so an interrupted or different install is redone.
+        The requirements and `plugins` (by default, the target's test plugins;
+        none for a tool's environment) are recorded in the environment once the
+        install succeeds, so an interrupted or different install is redone.
         """
         environment = cls(root)
-        wanted = "\n".join([*requirements, *TEST_PLUGINS]) + "\n"
+        wanted = "\n".join([*requirements, *plugins]) + "\n"
         stamp = root / "empty-migrate-requirements.txt"
         if stamp.is_file() and stamp.read_text() == wanted:
             return environment
@@ -74,7 +80,7 @@ class TargetEnvironment:
         _run([sys.executable, "-m", "venv", str(root)], "create the environment")
         pip = [str(environment.python), "-m", "pip", "install", "--quiet"]
         _run([*pip, "--upgrade", "pip"], "upgrade pip")
-        _run([*pip, *requirements, *TEST_PLUGINS], "install the target and plugins")
+        _run([*pip, *requirements, *plugins], "install the target and plugins")
         stamp.write_text(wanted)
         return environment
 

@@ -5,6 +5,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import pytest
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
     "--headless",
@@ -21,6 +23,12 @@ FLAGS = [
 def have_chromium() -> bool:
     """Whether the browser is installed (``.ci/run`` installs it)."""
     return Path(CHROMIUM).is_file()
+
+
+needs_chromium = pytest.mark.skipif(
+    not have_chromium(), reason="chromium is not installed (.ci/run installs it)"
+)
+"""The mark of a test that reads a page in the browser."""
 
 
 def chromium(page: Path, *args: str, fragment: str = "") -> str:

@@ -11,6 +11,7 @@ import asyncio
 from pathlib import Path
 
 from inspect_ai.scorer import (
+    CORRECT,
     INCORRECT,
     Score,
     Scorer,
@@ -25,7 +26,11 @@ from empty_migrate.audit.matrix import Audit, Planned, build_audit
 from empty_migrate.audit.worker import observe_fixtures
 from empty_migrate.entries.schema import EvalEntry, resolve, validate_entry
 from empty_migrate.runtime import probe
-from empty_migrate.runtime.router import route_empty_responses
+from empty_migrate.runtime.router import (
+    NonAnswerError,
+    classify_output,
+    route_empty_responses,
+)
 from tests.demo import PACKAGE, SCORER_PATH, write_files
 
 
@@ -50,6 +55,48 @@ def preset_score_on_no_response(grader: Scorer, value: str = INCORRECT) -> Score
 def judged() -> Scorer:
     """model_graded_qa, as an eval's own ``@scorer``."""
     return model_graded_qa()
+
+
+@scorer(metrics=[])
+def needs_metadata() -> Scorer:
+    """agent_bench's scorer offline: it reads a key the synthetic sample lacks."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return Score(value=CORRECT if state.metadata["evaluation"] else INCORRECT)
+
+    return score
+
+
+@scorer(metrics=[])
+def first_word() -> Scorer:
+    """A scorer that fails on empty text only: it takes the answer's first word."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        word = state.output.completion.split()[0]
+        return Score(value=CORRECT if word == target.text else INCORRECT)
+
+    return score
+
+
+@scorer(metrics=[])
+def raises_non_answer() -> Scorer:
+    """A scorer that raises the router's base error itself, on every sample."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        raise NonAnswerError(classify_output(state.output))
+
+    return score
+
+
+@scorer(metrics=[])
+def judge_then_fails() -> Scorer:
+    """persistbench offline: it asks its judge, then cannot parse the mock's reply."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        await model_graded_qa()(state, target)
+        raise ValueError("Could not extract valid JSON from response")
+
+    return score
 
 
 def entry(category: str, scorer_names: list[str], **settings: object) -> EvalEntry:

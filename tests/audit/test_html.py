@@ -5,12 +5,15 @@ import re
 import pytest
 
 from empty_migrate.audit.html import render_html
+from empty_migrate.audit.matrix import Audit
 from empty_migrate.runtime.policy import Outcome
-from tests.audit.browser import dump_dom, have_chromium
-from tests.audit.small import demo_tree, judge_then_routed, two_categories
-
-needs_chromium = pytest.mark.skipif(
-    not have_chromium(), reason="chromium is not installed (.ci/run installs it)"
+from tests.audit.browser import dump_dom, needs_chromium
+from tests.audit.small import (
+    demo_tree,
+    judge_then_routed,
+    needs_metadata,
+    small_audit,
+    two_categories,
 )
 
 
@@ -64,3 +67,45 @@ def test_a_comparison_shows_before_and_after_in_each_changed_cell(tree, tmp_path
     assert len(changed) == len(Outcome) - 1
     assert "judge ! → wrong" in dom
     assert "rows with a known fault: 9 → 0" in dom
+
+
+def with_not_measured(tree) -> Audit:
+    """Two categories, and a qa scorer that fails offline for its own reasons."""
+    audit = two_categories(tree)
+    failing = small_audit(tree, {"needs_metadata": needs_metadata()}, category="qa")
+    return Audit(audit.tree, audit.rows + failing.rows, [])
+
+
+def test_not_measured_is_a_grey_route_in_the_legend_with_its_meaning(tree):
+    page = render_html(with_not_measured(tree))
+
+    [colour] = re.findall(
+        r"\.route-not_measured \{ background: #(\w\w)(\w\w)(\w\w)", page
+    )
+    assert len(set(colour)) == 1  # red, green and blue alike: a grey
+    assert '<span class="chip route-not_measured" title="the scorer fails' in page
+    assert "10 rows not measured" in page
+    # no fault: "faults only" hides the line
+    assert re.search(r'<tr class="line" [^>]*><th>demo</th>[^\n]*needs_metadata', page)
+
+
+@needs_chromium
+def test_a_not_measured_cell_is_grey_with_its_error_and_the_filters_still_work(
+    tree, tmp_path
+):
+    page = tmp_path / "audit.html"
+    page.write_text(render_html(with_not_measured(tree)))
+
+    # one run of the browser: the rows the filter hides are still in the DOM
+    dom = dump_dom(page, fragment="#category=safety")
+
+    cells = re.findall(r'<td class="cell route-not_measured"([^>]*)>([^<]*)<', dom)
+    assert len(cells) == len(Outcome)
+    assert all("not measured: KeyError: 'evaluation'" in attrs for attrs, _ in cells)
+    assert {text for _, text in cells} == {"not measured"}
+    assert "cell route-raised" not in dom
+    [section] = re.findall(r'<section id="not-measured">.*?</section>', dom)
+    assert "KeyError: 'evaluation'</code> (1): demo/needs_metadata" in section
+    shown = [row for row in rows_of(dom) if "hidden" not in row]
+    assert len(rows_of(dom)) == 3 and len(shown) == 1
+    assert 'data-category="safety"' in shown[0]

@@ -81,7 +81,12 @@ def test_outcomes_counts_a_real_log_by_stop_reason(log, capsys):
     assert "truncated               max_tokens             1" in out
     assert "filtered                content_filter         1" in out
     assert "refused                 stop                   1" in out
-    assert out.rstrip().endswith("4")
+    assert "total                                          4\n" in out
+    # the survey's measure: the non-answer rate per model and stop reason
+    rates = out.split("\n\n")[-1].splitlines()
+    assert rates[0] == "non-answers by model and stop_reason"
+    assert "stop                   2            1   50.0%  refused 1" in rates[-2]
+    assert rates[-1].split()[1:5] == ["(all)", "4", "3", "75.0%"]
 
 
 def test_outcomes_json(log, capsys):
@@ -274,13 +279,14 @@ def log_folder(tmp_path):
 def test_outcomes_of_a_folder_has_a_section_per_log_and_a_total(log_folder, capsys):
     assert main(["outcomes", str(log_folder)]) == 0
     out, err = capsys.readouterr()
-    sections = out.split("\n\n")
+    *sections, rates = out.split("\n\n")
     heads = [section.splitlines()[0] for section in sections]
     assert heads == [
         str(log_folder / "a.eval"),
         str(log_folder / "b" / "x.json"),
         "all 2 logs",
     ]
+    assert rates.startswith("non-answers by model and stop_reason")
     totals = [int(section.rstrip().split()[-1]) for section in sections]
     assert totals[2] == totals[0] + totals[1] > 0
     assert err == (
@@ -297,7 +303,7 @@ def test_outcomes_of_a_folder_names_a_log_cut_short_and_reads_the_rest(
     assert main(["outcomes", str(log_folder)]) == 2
     out, err = capsys.readouterr()
     heads = [section.splitlines()[0] for section in out.split("\n\n")]
-    assert heads == [
+    assert heads[:3] == [
         str(log_folder / "a.eval"),
         str(log_folder / "b" / "x.json"),
         "all 2 logs",
@@ -325,6 +331,9 @@ def test_outcomes_json_of_a_folder_is_one_flat_list_of_rows(log_folder, capsys):
         "signal",
         "stop_reason",
         "stopped_by",
+        "model",
+        "flags",
+        "excerpt",
     }
 
 
@@ -341,3 +350,13 @@ def test_outcomes_of_a_folder_without_logs_is_one_line(tmp_path, capsys):
     assert main(["outcomes", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "holds no .eval or .json log" in err
+
+
+def test_the_readme_shows_what_outcomes_prints(capsys):
+    """The README's example of the survey's measure is today's real output."""
+    repo = Path(__file__).parents[2]
+    log = "tests/audit/logs/data/0.3.79/gpqa_diamond.eval"
+    assert main(["outcomes", str(repo / log)]) == 0
+    out = capsys.readouterr().out
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    assert f"$ empty-migrate outcomes {log}\n{out}```" in readme

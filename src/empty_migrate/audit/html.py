@@ -2,20 +2,25 @@
 
 A grid of eval x scorer lines against the outcome classes, each cell colored by
 route, with a legend, a category filter (also from the URL: ``#category=qa``),
-per-cell details on hover and click, and the scorers that could not run. In a
-comparison a changed cell shows ``before -> after``. Inline CSS and script, no
-network: the page is one file to attach or open anywhere.
+per-cell details on hover and click, the scorers not measured (grey cells,
+their errors listed) and the scorers that could not run. In a comparison a
+changed cell shows ``before -> after``, and one not measured on either side is
+marked not comparable. One self-contained file (`empty_migrate.audit.page`):
+inline CSS and script, no network.
 """
 
 import json
 from html import escape
 
-from empty_migrate.audit.matrix import FAULTS, ROUTES, Audit, Row
+from empty_migrate.audit.matrix import FAULTS, NOT_MEASURED, ROUTES, Audit, Row
+from empty_migrate.audit.page import page, route_chips
 from empty_migrate.audit.report import (
     OUTCOMES,
     Cell,
     Line,
+    error_of,
     grid,
+    not_measured_by_error,
     not_run_by_reason,
     tasks_label,
 )
@@ -37,10 +42,11 @@ def render_html(after: Audit, before: Audit | None = None) -> str:
             _filters(compared=before is not None),
             _table(lines),
             '<aside id="details" hidden></aside>',
+            _not_measured(after),
             _not_run(after),
         ]
     )
-    return _PAGE.format(title=escape(title), css=_CSS, body=body, script=_SCRIPT)
+    return page(title, body, css=_CSS, script=_SCRIPT)
 
 
 def _summary(after: Audit, before: Audit | None, lines: list[Line]) -> str:
@@ -49,20 +55,20 @@ def _summary(after: Audit, before: Audit | None, lines: list[Line]) -> str:
         f"{len(after.rows)} rows",
         f"{len({(r.eval, r.scorer) for r in after.rows})} scorers run",
         f"{faulty} rows with a known fault",
+        f"{sum(r.route == 'not_measured' for r in after.rows)} rows not measured",
         f"{sum(map(len, not_run_by_reason(after.not_run).values()))} scorers not run",
     ]
     if before is not None:
         was = sum(1 for row in before.rows if row.faults)
         items[2] = f"rows with a known fault: {was} → {faulty}"
         items.append(f"{sum(line.changed for line in lines)} lines changed")
+        cells = [c for line in lines for c in line.cells.values()]
+        items.append(f"{sum(c.not_comparable for c in cells)} cells not comparable")
     return '<p class="summary">' + " · ".join(escape(i) for i in items) + "</p>"
 
 
 def _legend() -> str:
-    chips = "".join(
-        f'<span class="chip route-{name}">{escape(meaning)}</span>'
-        for name, meaning in ROUTES.items()
-    )
+    chips = route_chips(ROUTES, titles={"not_measured": NOT_MEASURED})
     faults = "; ".join(f"{escape(k)}: {escape(v)}" for k, v in FAULTS.items())
     return (
         f'<div class="legend">{chips}'
@@ -112,8 +118,8 @@ def _cell(cell: Cell | None) -> str:
     assert shown is not None
     classes = f"cell route-{shown.route}" + " fault" * bool(shown.faults)
     text = _route_text(shown)
-    if cell.changed:
-        classes += " changed"
+    if cell.changed or cell.not_comparable:
+        classes += " changed" if cell.changed else " not-comparable"
         text = f"{_route_text(cell.before)} → {_route_text(cell.after)}"
         classes += " was-fault" * bool(cell.before and cell.before.faults)
     detail = {"before": _detail(cell.before)} if cell.compared else {}
@@ -128,6 +134,8 @@ def _cell(cell: Cell | None) -> str:
 def _route_text(row: Row | None) -> str:
     if row is None:
         return "absent"
+    if row.route == "not_measured":
+        return "not measured"
     return row.route + (" !" if row.faults else "")
 
 
@@ -145,10 +153,26 @@ def _tooltip(row: Row) -> str:
     parts.append(
         f"value {row.value!r}, reason {row.reason}, judge calls {row.judge_calls}"
     )
-    if row.raised:
-        parts.append(f"raised {row.raised}: {row.raised_message}")
+    if row.route == "not_measured":
+        parts.append(f"not measured: {error_of(row)}")
+    elif row.raised:
+        parts.append(f"raised {error_of(row)}")
     parts += [f"fault: {FAULTS[f]}" for f in row.faults]
     return "\n".join(parts)
+
+
+def _not_measured(audit: Audit) -> str:
+    grouped = not_measured_by_error(audit.rows)
+    items = "".join(
+        f"<li><code>{escape(error)}</code> ({len(names)}): "
+        f"{escape(', '.join(names))}</li>"
+        for error, names in grouped.items()
+    )
+    count = sum(len(names) for names in grouped.values())
+    return (
+        f'<section id="not-measured"><h2>Not measured ({count} scorers)</h2>'
+        f"<p>{escape(NOT_MEASURED)}.</p><ul>{items or '<li>none</li>'}</ul></section>"
+    )
 
 
 def _not_run(audit: Audit) -> str:
@@ -165,57 +189,29 @@ def _not_run(audit: Audit) -> str:
     )
 
 
-_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}</title><style>{css}</style></head>
-<body>
-{body}
-<script>{script}</script>
-</body></html>
-"""
-
 _CSS = """
-body { font: 13px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #222; }
-h1 { font-size: 20px; margin: 0 0 4px; }
-h2 { font-size: 16px; margin-top: 24px; }
 .tree { color: #666; margin: 0 0 6px; font-family: monospace; }
-.summary { font-weight: 600; margin: 4px 0 10px; }
-.legend, .filters { margin: 8px 0; display: flex; flex-wrap: wrap; gap: 6px;
-  align-items: center; }
-.chip { padding: 2px 8px; border-radius: 10px; border: 1px solid #0002; }
 .filters a { padding: 2px 10px; border-radius: 10px; background: #eee; color: #222;
   text-decoration: none; }
 .filters a.active { background: #333; color: #fff; }
 .filters label { margin-left: 12px; }
-table { border-collapse: separate; border-spacing: 2px; }
-thead th { position: sticky; top: 0; background: #fff; font-size: 12px;
-  text-align: center; padding: 4px; z-index: 1; }
 td.changed.was-fault:not(.fault) {
   background-image: linear-gradient(90deg, #ffe5e5 0 30%, transparent 30%); }
-tbody th { text-align: left; font-weight: 600; padding-right: 8px;
-  white-space: nowrap; }
-td { padding: 3px 6px; white-space: nowrap; }
 td.cat { color: #666; font-size: 11px; }
 .tasks { color: #888; font-size: 11px; }
 td.cell { text-align: center; border-radius: 3px; cursor: pointer; min-width: 56px;
   font-size: 11px; white-space: normal; }
-.route-refusal { background: #d9c8ff; }
-.route-wrong { background: #ffd8a8; }
-.route-unscored { background: #dcdcdc; color: #444; }
-.route-raised { background: #ffb3b3; }
-.route-judge { background: #9fd0ff; }
-.route-scored { background: #c6ecc6; }
 td.fault, .chip.fault { outline: 2px solid #d00; outline-offset: -2px; font-weight: 700;
   color: #a00; }
 td.changed { box-shadow: inset 0 0 0 2px #222; font-weight: 600; }
+td.not-comparable { font-style: italic; }
 tr.line:hover td, tr.line:hover th { filter: brightness(0.95); }
 #details { position: fixed; right: 16px; bottom: 16px; max-width: 480px;
   max-height: 60vh; overflow: auto; background: #fff; border: 1px solid #999;
   border-radius: 6px;
   padding: 10px 12px; box-shadow: 0 4px 16px #0003; font-size: 12px; }
 #details pre { white-space: pre-wrap; margin: 4px 0; }
-#not-run li { margin: 4px 0; }
+#not-run li, #not-measured li { margin: 4px 0; }
 """
 
 _SCRIPT = """

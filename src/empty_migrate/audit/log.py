@@ -148,8 +148,9 @@ class LogAudit:
     ``coverage`` says how many sample epochs the log holds (the denominator)
     and whether the run ended early. ``errors`` are the sample epochs that
     ended in an error: Inspect scored none of them, so they are not re-routed.
-    ``epochs_reducer`` is the log's configured epoch reducers, which say what
-    a metric recorded with no reducer was reduced by (`reducer_key`).
+    ``model`` is the model the log records. ``epochs_reducer`` is the log's
+    configured epoch reducers, which say what a metric recorded with no
+    reducer was reduced by (`reducer_key`).
     """
 
     log: str
@@ -164,6 +165,7 @@ class LogAudit:
     shares: list[NonAnswerShare]
     coverage: LogCoverage
     errors: list[SampleOutcome]
+    model: str | None = None
     epochs_reducer: list[str] | None = None
 
 
@@ -368,6 +370,7 @@ def audit_log(
         errors=[
             classify_sample(str(log_path), s) for s in log.samples or [] if _errored(s)
         ],
+        model=log.eval.model,
         epochs_reducer=log.eval.config.epochs_reducer,
     )
 
@@ -734,22 +737,22 @@ def _reads_as_zero(value: Any) -> bool:
 def render_text(audit: LogAudit) -> str:
     """The audit as a report for a terminal: matches, rows, then metrics."""
     epochs = f" × {audit.epochs} epochs" if audit.epochs > 1 else ""
-    unit = _unit(audit.epochs)
+    unit = sample_unit(audit.epochs)
     partial = audit.coverage.note()
     lines = [
         f"log {audit.log}",
         f"eval {audit.eval} (category {audit.category}), task {audit.task}: "
         f"{audit.samples} samples{epochs}",
         *([partial] if partial else []),
-        *(_match_line(m) for m in audit.matches),
+        *(match_line(m) for m in audit.matches),
         "",
-        f"non-answers: {len({_key(r) for r in audit.rows})} of "
+        f"non-answers: {len(non_answer_samples(audit))} of "
         f"{audit.coverage.held} {unit}",
     ]
     if audit.rows:
         lines += _rows_table(audit.rows)
     if audit.errors:
-        lines += ["", _errors_line(audit, unit)]
+        lines += ["", errors_line(audit, unit)]
         lines += _aligned(
             [("sample", "epoch", "outcome", "stopped_by")]
             + [_error_cells(e) for e in audit.errors]
@@ -757,7 +760,7 @@ def render_text(audit: LogAudit) -> str:
     lines += ["", "metrics (reported → migrated):"]
     shares = {s.score: s for s in audit.shares}
     metrics = [_metric_cells(m, shares, unit) for m in audit.metrics]
-    lines += _aligned(metrics) if metrics else [_no_results(audit.coverage)]
+    lines += _aligned(metrics) if metrics else [no_results(audit.coverage)]
     return "\n".join(lines) + "\n"
 
 
@@ -825,7 +828,8 @@ def _rows_table(rows: Sequence[Rerouted]) -> list[str]:
     return _aligned(table)
 
 
-def _errors_line(audit: LogAudit, unit: str) -> str:
+def errors_line(audit: LogAudit, unit: str) -> str:
+    """How many sample epochs errored, and why the audit leaves them as they are."""
     return (
         f"sample errors: {len(audit.errors)} of {audit.coverage.held} {unit}, "
         "left as they are (Inspect scores none of them, and leaves them out "
@@ -842,20 +846,25 @@ def _error_cells(found: SampleOutcome) -> tuple[str, ...]:
     )
 
 
-def _no_results(coverage: LogCoverage) -> str:
+def no_results(coverage: LogCoverage) -> str:
+    """What stands in for the metrics of a log that records none."""
     stopped = coverage.stopped()
     return "none: the log records no results" + (f"; {stopped}" if stopped else "")
 
 
-def _unit(epochs: int) -> str:
+def sample_unit(epochs: int) -> str:
+    """What the log's counts count: samples, or sample epochs when several."""
     return "samples" if epochs == 1 else "sample epochs"
 
 
-def _key(row: Rerouted) -> tuple[int | str, int]:
-    return (row.sample.sample_id, row.sample.epoch)
+def non_answer_samples(audit: LogAudit) -> list[SampleOutcome]:
+    """The non-answer sample epochs, each once however many scores it has."""
+    found = {(r.sample.sample_id, r.sample.epoch): r.sample for r in audit.rows}
+    return list(found.values())
 
 
-def _match_line(match: ScoreMatch) -> str:
+def match_line(match: ScoreMatch) -> str:
+    """Which registry scorer a score of the log is, and why when assumed."""
     line = f"score {match.score!r} is registry scorer {match.scorer!r}"
     return line + (f" (assumed: {match.assumed})" if match.assumed else "")
 
@@ -868,8 +877,8 @@ def _row_cells(row: Rerouted) -> tuple[str, ...]:
         str(found.outcome),
         found.signal,
         row.score,
-        _score_text(row.recorded),
-        "→ " + _migrated_text(row),
+        score_text(row.recorded),
+        "→ " + migrated_text(row),
     )
 
 
@@ -881,17 +890,19 @@ _ROUTE_NOTES = {
 }
 
 
-def _migrated_text(row: Rerouted) -> str:
+def migrated_text(row: Rerouted) -> str:
+    """The score the migrated scorer gives, and by which route, as text."""
     if row.raised:
         return f"raises {row.raised} (sample error)"
     if row.needs_code or row.migrated is None:
         return f"the eval's code decides: {row.needs_code}"
     if row.route == Route.UNSCORED:
-        return _score_text(row.migrated)
-    return f"{_score_text(row.migrated)} ({_ROUTE_NOTES[row.route]})"
+        return score_text(row.migrated)
+    return f"{score_text(row.migrated)} ({_ROUTE_NOTES[row.route]})"
 
 
-def _score_text(score: Score) -> str:
+def score_text(score: Score) -> str:
+    """A score's value (NaN as ``unscored``) and its reason, as text."""
     value = _value_text(score.value)
     return f"{value}, {score.reason}" if score.reason else value
 
@@ -908,15 +919,18 @@ def _metric_cells(
     change: MetricChange, shares: dict[str, NonAnswerShare], unit: str
 ) -> tuple[str, ...]:
     name = change.metric + (f" ({change.reducer})" if change.reducer else "")
-    after = _number(change.after) if change.not_recomputed is None else "not recomputed"
+    after = (
+        number_text(change.after) if change.not_recomputed is None else "not recomputed"
+    )
     note = f"({change.not_recomputed})" if change.not_recomputed else ""
     share = shares.pop(change.score, None)
     if share is not None and not note:
-        note = f"({_share_text(share, unit)})"
-    return (change.score, name, f"{_number(change.before)} → {after}", note)
+        note = f"({share_text(share, unit)})"
+    return (change.score, name, f"{number_text(change.before)} → {after}", note)
 
 
-def _share_text(share: NonAnswerShare, unit: str) -> str:
+def share_text(share: NonAnswerShare, unit: str) -> str:
+    """How much of one scorer's number is non-answers, and where they go."""
     text = (
         f"non-answers: {share.non_answers} of {share.samples} {unit}, "
         f"{share.wrong_today} counted as wrong today"
@@ -925,7 +939,8 @@ def _share_text(share: NonAnswerShare, unit: str) -> str:
     return text + "; " + ", ".join(routed)
 
 
-def _number(value: float | None) -> str:
+def number_text(value: float | None) -> str:
+    """A metric value as the reports print it (``-`` for none)."""
     return "-" if value is None else f"{value:.3f}"
 
 
@@ -988,6 +1003,8 @@ def _row_json(row: Rerouted) -> dict[str, Any]:
         "epoch": found.epoch,
         "outcome": str(found.outcome),
         "signal": found.signal,
+        "flags": list(found.flags),
+        "excerpt": found.excerpt,
         "stop_reason": found.stop_reason,
         "stopped_by": found.stopped_by,
         "score": row.score,

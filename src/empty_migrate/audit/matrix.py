@@ -13,6 +13,7 @@ import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,8 +31,17 @@ ROUTES = {
     "raised": "raised",
     "judge": "sent to the judge",
     "scored": "scored by the eval",
+    "not_measured": "not measured",
 }
 """Observed routes, by the name rows carry, with what each means to a reader."""
+
+NOT_MEASURED = (
+    "the scorer fails on the synthetic sample for its own reasons (a missing "
+    "sandbox or sample metadata), before asking any judge, and on the answered "
+    "sample too: what it does with a non-answer cannot be seen offline, so its "
+    "error is shown rather than a route"
+)
+"""What the ``not_measured`` route means, for the legends."""
 
 FAULTS = {
     "judge_on_non_answer": "a judge was asked to grade a non-answer",
@@ -154,6 +164,7 @@ class Audit:
         document = {
             "tree": self.tree,
             "routes": ROUTES,
+            "not_measured": NOT_MEASURED,
             "faults": FAULTS,
             "rows": [asdict(row) for row in self.rows],
             "not_run": [asdict(n) for n in self.not_run],
@@ -171,12 +182,14 @@ class Audit:
         if not isinstance(document, dict) or "rows" not in document:
             raise ValueError("not an empty-migrate audit (no 'rows')")
         known = {f.name for f in fields(Row)}
+        rows = [
+            Row(**{k: v for k, v in r.items() if k in known}) for r in document["rows"]
+        ]
+        # an audit saved before the route existed reads as a new one would
+        mark_not_measured(rows)
         return cls(
             document.get("tree", "?"),
-            [
-                Row(**{k: v for k, v in r.items() if k in known})
-                for r in document["rows"]
-            ],
+            rows,
             [NotRun(**n) for n in document.get("not_run", [])],
         )
 
@@ -208,9 +221,7 @@ def build_audit(
             continue
         names = _scorer_names(item.scorer.name, len(result["scorers"]))
         for name, observed in zip(names, result["scorers"], strict=True):
-            rows += [
-                make_row(item, name, seen, dead_checks[item.eval]) for seen in observed
-            ]
+            rows += make_rows(item, name, observed, dead_checks[item.eval])
     return Audit(str(tree), rows, not_run)
 
 
@@ -219,13 +230,26 @@ def _scorer_names(name: str, count: int) -> list[str]:
     return [name] if count == 1 else [f"{name}[{i}]" for i in range(count)]
 
 
-def make_row(
+def make_rows(
     item: Planned,
     scorer: str,
-    observed: Mapping[str, Any],
+    observed: Sequence[Mapping[str, Any]],
     dead_checks: Sequence[Finding],
-) -> Row:
-    """One row from what the worker observed (`empty_migrate.audit.worker.observe`)."""
+) -> list[Row]:
+    """One built scorer's rows, one per fixture the worker observed, with faults."""
+    rows = [make_row(item, scorer, seen) for seen in observed]
+    mark_not_measured(rows)
+    for row in rows:
+        row.faults = faults_of(row, item.scorer.file, dead_checks)
+    return rows
+
+
+def make_row(item: Planned, scorer: str, observed: Mapping[str, Any]) -> Row:
+    """One row from what the worker observed (`empty_migrate.audit.worker.observe`).
+
+    Its route is what this fixture alone shows; `mark_not_measured` may then
+    take a ``raised`` back, and its faults are not filled in yet.
+    """
     settings = item.settings
     overrides = {o.outcome: o.route for o in settings.overrides}
     # where the eval keeps less than the provider gave, the router routes what it sees
@@ -241,7 +265,6 @@ def make_row(
         **observed,
     )
     row.route = observed_route(row, settings.refusal_verdict)
-    row.faults = faults_of(row, item.scorer.file, dead_checks)
     return row
 
 
@@ -269,6 +292,56 @@ def observed_route(row: Row, refusal_verdict: Any) -> str:
     return "wrong" if as_float(row.value) == 0.0 else "scored"
 
 
+def mark_not_measured(rows: Iterable[Row]) -> None:
+    """Take ``raised`` back, in place, where a scorer failed for its own reasons.
+
+    The rule: a scorer that `fails_on_its_own` on the answered fixture cannot
+    run offline on a synthetic sample at all, so each fixture it fails on in
+    that way is ``not_measured``. A scorer that fails only on non-answers (an
+    IndexError on empty text) keeps ``raised``: that is what its code does with
+    a non-answer today. The router's own errors are always ``raised``.
+    """
+    rows = list(rows)
+    cannot_run = {
+        row.key[:3]
+        for row in rows
+        if row.outcome == Outcome.ANSWERED and fails_on_its_own(row)
+    }
+    for row in rows:
+        if row.key[:3] in cannot_run and fails_on_its_own(row):
+            row.route = "not_measured"
+
+
+def fails_on_its_own(row: Row) -> bool:
+    """Whether the scorer raised an error of its own before asking any judge.
+
+    Not the router's error (`router_errors`), which is the policy's route; and
+    a judge asked before the error means the scorer ran far enough to show
+    what it does with the sample.
+    """
+    return (
+        bool(row.raised) and row.raised not in router_errors() and not row.judge_calls
+    )
+
+
+@cache
+def router_errors() -> frozenset[str]:
+    """The class names of the router's errors: `NonAnswerError` and its subclasses.
+
+    By name, as the worker reports what was raised (``type(error).__name__``).
+    """
+    # imported here: the router needs inspect_ai, which is slow to import
+    from empty_migrate.runtime.router import NonAnswerError
+
+    found: set[str] = set()
+    classes: list[type] = [NonAnswerError]
+    while classes:
+        error = classes.pop()
+        found.add(error.__name__)
+        classes += error.__subclasses__()
+    return frozenset(found)
+
+
 def _same_value(value: Any, verdict: Any) -> bool:
     if isinstance(verdict, dict) and isinstance(value, dict):
         return all(_same_value(value.get(k), v) for k, v in verdict.items())
@@ -293,8 +366,8 @@ def as_float(value: Any) -> float | None:
 
 
 def faults_of(row: Row, file: str, dead_checks: Sequence[Finding]) -> list[str]:
-    """Today's known faults in one row (`FAULTS`)."""
-    if row.outcome == Outcome.ANSWERED:
+    """Today's known faults in one row (`FAULTS`); a cell not measured has none."""
+    if row.outcome == Outcome.ANSWERED or row.route == "not_measured":
         return []
     faults = []
     if row.judge_calls and Route(row.policy_route) not in SCORED_ROUTES:

@@ -30,7 +30,10 @@ class SampleOutcome:
 
     ``stopped_by`` says when the run, not the model, ended the sample:
     ``error: <the error's first line>`` or ``limit: <type>`` (message, token,
-    time, working, cost...); None when the model finished it.
+    time, working, cost...); None when the model finished it. ``signal`` is
+    what decided the class, ``flags`` its refinements (``truncated_partial``:
+    an answer cut at the token limit that still counts as one), ``excerpt`` the
+    start of the visible text the class was read from.
     """
 
     log: str
@@ -40,6 +43,9 @@ class SampleOutcome:
     signal: str
     stop_reason: str
     stopped_by: str | None = None
+    model: str = ""
+    flags: tuple[str, ...] = ()
+    excerpt: str = ""
 
 
 @dataclass(frozen=True)
@@ -228,13 +234,15 @@ def log_outcomes(log_path: str | Path) -> LogOutcomes:
         LogReadError: If the file is missing or is not an Inspect log.
     """
     header = read_header(log_path)
+    name, model = str(log_path), header.eval.model
     try:
-        outcomes = [classify_sample(str(log_path), s) for s in log_samples(header)]
+        outcomes = [classify_sample(name, s, model=model) for s in log_samples(header)]
     except Exception:
         # a streaming parser, like JSON, has no NaN, which Inspect writes (a
         # score's value): read such a log whole, which names a log cut short
         header = read_log(log_path)
-        outcomes = [classify_sample(str(log_path), s) for s in header.samples or []]
+        samples = header.samples or []
+        outcomes = [classify_sample(name, s, model=model) for s in samples]
     # the order read_eval_log gives (it sorts the samples it reads whole)
     outcomes.sort(key=lambda o: (o.epoch, _id_order(o.sample_id)))
     return LogOutcomes(str(log_path), outcomes, log_coverage(header, len(outcomes)))
@@ -403,9 +411,13 @@ def first_line(error: object) -> str:
 
 
 def classify_sample(
-    log: str, sample: EvalSample, output: ModelOutput | None = None
+    log: str, sample: EvalSample, output: ModelOutput | None = None, model: str = ""
 ) -> SampleOutcome:
-    """Classify one sample's final output (``sample.output`` unless `output`)."""
+    """Classify one sample's final output (``sample.output`` unless `output`).
+
+    `model` is the model the log ran (``log.eval.model``), kept on the row so
+    rows of several logs can be counted per model.
+    """
     output = sample.output if output is None else output
     found = classify_output(output)
     stop_reason = "-" if output.empty else output.stop_reason
@@ -417,7 +429,21 @@ def classify_sample(
         found.signal,
         stop_reason,
         stopped_by(sample),
+        model,
+        tuple(sorted(found.flags)),
+        excerpt(found.visible_text),
     )
+
+
+_EXCERPT_WIDTH = 80
+
+
+def excerpt(text: str) -> str:
+    """The start of a visible text on one line, cut to fit a row."""
+    flat = " ".join(text.split())
+    if len(flat) <= _EXCERPT_WIDTH:
+        return flat
+    return flat[: _EXCERPT_WIDTH - 1] + "…"
 
 
 def stopped_by(sample: EvalSample) -> str | None:
@@ -444,6 +470,13 @@ def count_outcomes(
     return Counter((str(o.outcome), o.stop_reason, o.stopped_by) for o in outcomes)
 
 
+def table_counts(
+    outcomes: Iterable[SampleOutcome],
+) -> list[tuple[tuple[str, str, str | None], int]]:
+    """`count_outcomes` in table order: the samples the run stopped come last."""
+    return sorted(count_outcomes(outcomes).items(), key=_stopped_last)
+
+
 _STOPPED_BY_WIDTH = 100
 
 
@@ -453,11 +486,11 @@ def render_table(outcomes: Sequence[SampleOutcome]) -> str:
     A sample the run stopped (an error or a limit) names it in a last column,
     and the totals then separate those from the samples the model finished.
     """
-    counts = count_outcomes(outcomes)
-    stopped = sum(n for (_, _, by), n in counts.items() if by)
+    counts = table_counts(outcomes)
+    stopped = sum(n for (_, _, by), n in counts if by)
     header = f"{'outcome':<24}{'stop_reason':<16}{'samples':>8}"
     lines = [header + ("  stopped_by" if stopped else "")]
-    for (outcome, stop_reason, by), count in sorted(counts.items(), key=_stopped_last):
+    for (outcome, stop_reason, by), count in counts:
         line = f"{outcome:<24}{stop_reason:<16}{count:>8}"
         lines.append(line + (f"  {shortened(by)}" if by else ""))
     if stopped:
@@ -472,12 +505,84 @@ def render_sections(logs: Sequence[LogOutcomes]) -> str:
 
     A single log prints its table alone, as it always has.
     """
-    if len(logs) == 1:
-        return render_table(logs[0].outcomes)
-    sections = [f"{one.log}\n{render_table(one.outcomes)}" for one in logs]
     everything = [o for one in logs for o in one.outcomes]
-    sections.append(f"all {len(logs)} logs\n{render_table(everything)}")
+    if len(logs) == 1:
+        sections = [render_table(everything)]
+    else:
+        sections = [f"{one.log}\n{render_table(one.outcomes)}" for one in logs]
+        sections.append(f"all {len(logs)} logs\n{render_table(everything)}")
+    sections.append(render_rates(everything))
     return "\n".join(sections)
+
+
+@dataclass(frozen=True)
+class NonAnswerRate:
+    """How many of a model's finished samples with one stop reason were no answer."""
+
+    model: str
+    stop_reason: str
+    samples: int
+    non_answers: Counter[str]
+
+    @property
+    def rate(self) -> float:
+        """The share of these samples that were no answer (0 when there are none)."""
+        return sum(self.non_answers.values()) / self.samples if self.samples else 0.0
+
+
+ALL_STOP_REASONS = "(all)"
+
+
+def non_answer_rates(outcomes: Iterable[SampleOutcome]) -> list[NonAnswerRate]:
+    """The non-answer rate per model, by stop reason and over all of them.
+
+    Only samples the model finished count: a sample the run stopped (an error
+    or a limit) says nothing about the model's answers. This is the measure
+    the survey asks for, e.g. whether a small ``max_tokens`` makes a reasoning
+    model's samples end as truncations, which many scorers count as refusals.
+    """
+    samples: Counter[tuple[str, str]] = Counter()
+    non_answers: dict[tuple[str, str], Counter[str]] = {}
+    for found in outcomes:
+        if found.stopped_by:
+            continue
+        for key in ((found.model, found.stop_reason), (found.model, ALL_STOP_REASONS)):
+            samples[key] += 1
+            classes = non_answers.setdefault(key, Counter())
+            if found.outcome != Outcome.ANSWERED:
+                classes[str(found.outcome)] += 1
+    return [
+        NonAnswerRate(model, stop_reason, samples[model, stop_reason], classes)
+        for (model, stop_reason), classes in sorted(non_answers.items(), key=_all_last)
+    ]
+
+
+def _all_last(item: tuple[tuple[str, str], Counter[str]]) -> tuple[str, bool, str]:
+    (model, stop_reason), _ = item
+    return (model, stop_reason == ALL_STOP_REASONS, stop_reason)
+
+
+def render_rates(outcomes: Sequence[SampleOutcome]) -> str:
+    """The non-answer rates per model and stop reason, with their classes."""
+    stopped = sum(1 for o in outcomes if o.stopped_by)
+    title = "non-answers by model and stop_reason"
+    if stopped:
+        title += f" (leaving out the {stopped} samples the run stopped)"
+    rates = non_answer_rates(outcomes)
+    width = max([len("model"), *(len(r.model) for r in rates)]) + 2
+    lines = [
+        title,
+        f"{'model':<{width}}{'stop_reason':<16}{'samples':>8}"
+        f"{'non-answers':>13}{'rate':>8}  classes",
+    ]
+    for rate in rates:
+        count = sum(rate.non_answers.values())
+        classes = ", ".join(f"{c} {n}" for c, n in rate.non_answers.most_common())
+        lines.append(
+            f"{rate.model:<{width}}{rate.stop_reason:<16}{rate.samples:>8}"
+            f"{count:>13}{rate.rate:>8.1%}  {classes}".rstrip()
+        )
+    return "\n".join(lines) + "\n"
 
 
 def _stopped_last(item: tuple[tuple[str, str, str | None], int]) -> tuple[Any, ...]:

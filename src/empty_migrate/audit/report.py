@@ -2,14 +2,24 @@
 
 One grid serves the text and the HTML renderings, of one audit or of two
 compared: tasks whose cells are all alike share a line, and in a comparison
-each cell holds the row before and the row after.
+each cell holds the row before and the row after. A cell not measured on
+either side is not comparable: the scorer's own failure says nothing of what
+the migration changed.
 """
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 
-from empty_migrate.audit.matrix import FAULTS, ROUTES, Audit, NotRun, Row
+from empty_migrate.audit.matrix import (
+    FAULTS,
+    NOT_MEASURED,
+    ROUTES,
+    Audit,
+    NotRun,
+    Row,
+)
 from empty_migrate.runtime.policy import Outcome
 
 OUTCOMES = [str(o) for o in Outcome]
@@ -22,6 +32,10 @@ SHORT = {
     "refused_after_partial": "ref.partial",
 }
 """Column headings of the text grid, where the outcome's name is long."""
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+"""An object's address in an error message, which differs between runs."""
+NOT_MEASURED_MARK = "n/m"
+"""The text grid's mark for a cell not measured (a route name would read as one)."""
 
 
 @dataclass(frozen=True)
@@ -34,7 +48,21 @@ class Cell:
 
     @property
     def changed(self) -> bool:
-        """Whether the two audits disagree here (always False for one audit)."""
+        """Whether the two audits disagree here, comparably (False for one audit)."""
+        return self.comparable and self._differs()
+
+    @property
+    def comparable(self) -> bool:
+        """Whether neither side is ``not_measured`` (what a change needs to mean)."""
+        rows = (self.before, self.after)
+        return not any(row and row.route == "not_measured" for row in rows)
+
+    @property
+    def not_comparable(self) -> bool:
+        """Whether the audits disagree here but one side was not measured."""
+        return not self.comparable and self._differs()
+
+    def _differs(self) -> bool:
         if not self.compared:
             return False
         if self.before is None or self.after is None:
@@ -64,6 +92,11 @@ class Line:
     def changed(self) -> bool:
         """Whether any of its cells changed."""
         return any(cell.changed for cell in self.cells.values())
+
+    @property
+    def not_comparable(self) -> bool:
+        """Whether any of its cells differs with one side not measured."""
+        return any(cell.not_comparable for cell in self.cells.values())
 
 
 def grid(after: Audit, before: Audit | None = None) -> list[Line]:
@@ -102,11 +135,37 @@ def tasks_label(tasks: list[str], limit: int = 2) -> str:
 
 def not_run_by_reason(not_run: Iterable[NotRun]) -> dict[str, list[str]]:
     """Reason -> the ``eval/scorer`` entries it kept from running, each once."""
+    return _grouped((item.reason, f"{item.eval}/{item.scorer}") for item in not_run)
+
+
+def not_measured_by_error(rows: Iterable[Row]) -> dict[str, list[str]]:
+    """``Type: message`` -> the ``eval/scorer`` entries not measured for it."""
+    return _grouped(
+        (error_of(row), f"{row.eval}/{row.scorer}")
+        for row in rows
+        if row.route == "not_measured"
+    )
+
+
+def error_of(row: Row, limit: int = 120) -> str:
+    """What a row raised, as ``Type: message``, short and alike across runs.
+
+    An object's address (``<ast.Name object at 0x7f86...>``) is dropped, so the
+    same error of one scorer on several fixtures groups as one.
+    """
+    message = ADDRESS.sub("", row.raised_message or "")
+    if len(message) > limit:
+        message = message[: limit - 1] + "…"
+    return f"{row.raised}: {message}" if message else f"{row.raised}"
+
+
+def _grouped(pairs: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    # key -> names, each once, the largest groups first
     grouped: dict[str, list[str]] = {}
-    for item in not_run:
-        names = grouped.setdefault(item.reason, [])
-        if f"{item.eval}/{item.scorer}" not in names:
-            names.append(f"{item.eval}/{item.scorer}")
+    for key, name in pairs:
+        names = grouped.setdefault(key, [])
+        if name not in names:
+            names.append(name)
     return dict(sorted(grouped.items(), key=lambda kv: (-len(kv[1]), kv[0])))
 
 
@@ -117,8 +176,8 @@ def render_text(audit: Audit) -> str:
     heading = "".join(f"{SHORT.get(o, o):>12}" for o in OUTCOMES)
     out = [f"{'eval / scorer [tasks]':<{width}}{heading}"]
     out += [_text_line(line, width) for line in lines]
-    out += ["", *faults_summary(audit), "", *not_run_summary(audit.not_run)]
-    out += ["", _legend()]
+    out += ["", *faults_summary(audit), "", *not_measured_summary(audit.rows)]
+    out += ["", *not_run_summary(audit.not_run), "", _legend()]
     return "\n".join(out) + "\n"
 
 
@@ -135,6 +194,8 @@ def _text_cell(cell: Cell | None) -> str:
     row = cell.after if cell else None
     if row is None:
         return "-"
+    if row.route == "not_measured":
+        return NOT_MEASURED_MARK
     return row.route + ("!" if row.faults else "")
 
 
@@ -147,6 +208,16 @@ def faults_summary(audit: Audit) -> list[str]:
         out.append(f"  {name}: {listed}")
     if not by_eval:
         out.append("  none")
+    return out
+
+
+def not_measured_summary(rows: Iterable[Row]) -> list[str]:
+    """The scorers with cells not measured, grouped by the error they raised."""
+    grouped = not_measured_by_error(rows)
+    count = sum(len(names) for names in grouped.values())
+    out = [f"not measured ({count} scorers):"]
+    for error, names in grouped.items():
+        out.append(f"  {error}: {', '.join(names)}")
     return out
 
 
@@ -163,21 +234,33 @@ def not_run_summary(not_run: list[NotRun]) -> list[str]:
 def _legend() -> str:
     routes = "; ".join(f"{name}: {meaning}" for name, meaning in ROUTES.items())
     faults = "; ".join(f"{name}: {meaning}" for name, meaning in FAULTS.items())
-    return f"routes: {routes}\n! marks a fault: {faults}"
+    return (
+        f"routes: {routes}\n! marks a fault: {faults}\n"
+        f"{NOT_MEASURED_MARK} marks a cell not measured: {NOT_MEASURED}"
+    )
 
 
 def render_compare_text(before: Audit, after: Audit) -> str:
-    """Every cell that changed between two audits, then the faults of each."""
-    lines = [line for line in grid(after, before) if line.changed]
+    """Every cell that changed between two audits, then the faults of each.
+
+    A cell that differs with one side not measured is listed too, marked
+    ``not comparable``: it is no change the migration can be credited with.
+    """
+    lines = [ln for ln in grid(after, before) if ln.changed or ln.not_comparable]
     out = [f"before: {before.tree}", f"after:  {after.tree}", ""]
     for line in lines:
         out.append(_label(line))
         for outcome, cell in line.cells.items():
-            if cell.changed:
+            if cell.changed or cell.not_comparable:
                 change = f"{describe_row(cell.before)} -> {describe_row(cell.after)}"
-                out.append(f"  {outcome:<22}{change}")
-    if not lines:
+                mark = "" if cell.changed else "  (not comparable)"
+                out.append(f"  {outcome:<22}{change}{mark}")
+    cells = [cell for line in lines for cell in line.cells.values()]
+    if not any(cell.changed for cell in cells):
         out.append("no cell changed")
+    if any(cell.not_comparable for cell in cells):
+        count = sum(cell.not_comparable for cell in cells)
+        out.append(f"{count} cells not comparable: not measured before or after")
     out += [
         "",
         "before:",
@@ -193,6 +276,8 @@ def describe_row(row: Row | None) -> str:
     """One audit row in words: route, value, reason, judge calls and faults."""
     if row is None:
         return "(absent)"
+    if row.route == "not_measured":
+        return f"not measured ({row.raised})"
     if row.raised:
         return f"raised {row.raised}"
     judge = f", judge x{row.judge_calls}" if row.judge_calls else ""
@@ -211,6 +296,7 @@ def compare_json(before: Audit, after: Audit) -> str:
             {
                 **dict(zip(("eval", "task", "scorer", "fixture"), key, strict=True)),
                 "changed": cell.changed,
+                "comparable": cell.comparable,
                 "before": asdict(cell.before) if cell.before else None,
                 "after": asdict(cell.after) if cell.after else None,
             }

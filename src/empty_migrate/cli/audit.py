@@ -99,10 +99,10 @@ def run_audit_command(args: argparse.Namespace) -> int:
 
 
 def _audit_log(args: argparse.Namespace) -> int:
-    if len(args.audit_evals) > 1 or args.audit_all or args.format == "html":
+    if len(args.audit_evals) > 1 or args.audit_all:
         raise UsageError(
             "audit --log LOG… takes at most one --eval EVAL (without it, each log's "
-            "task names its eval) and --format text or json"
+            "task names its eval)"
         )
     registry = open_registry(args.registry)
     eval_name = next(iter(args.audit_evals), None)
@@ -133,6 +133,10 @@ def _audit_one_log(
         return ExitCode.USAGE
     if args.format == "json":
         text = json.dumps(audit_json(audit), indent=2, default=str) + "\n"
+    elif args.format == "html":
+        from empty_migrate.audit.log_html import render_log_html
+
+        text = render_log_html([audit])
     else:
         text = render_text(audit)
     _write(text, args.output)
@@ -165,6 +169,10 @@ def _audit_many_logs(
         note(line)
     if args.format == "json":
         text = json.dumps(audits_json(found), indent=2, default=str) + "\n"
+    elif args.format == "html":
+        from empty_migrate.audit.log_html import render_log_html
+
+        text = render_log_html(found.audits)
     else:
         text = render_texts(found)
     _write(text, args.output)

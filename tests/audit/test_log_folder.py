@@ -215,6 +215,16 @@ def test_several_logs_named_are_audited_and_exit_0(audited, capsys):
     assert (report["unreadable"], report["not_audited"]) == ([], [])
 
 
+def test_several_logs_make_one_page_with_a_total(audited, capsys):
+    logs = audited / "logs"
+    named = [str(logs / "a.eval"), str(logs / "sub" / "b.json")]
+    assert main(["audit", "--log", *named, "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert page.count('<section id="total">') == 1
+    assert page.count('<section class="log"') == 2
+    assert all(f'<h2 class="path">{name}</h2>' in page for name in named)
+
+
 def test_eval_applies_to_every_log_and_names_those_of_other_tasks(audited, capsys):
     logs = audited / "logs"
     args = ["--log", str(logs / "a.eval"), str(logs / "x.json"), "--eval", "xstest"]

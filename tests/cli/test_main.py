@@ -295,6 +295,26 @@ def test_outcomes_of_a_folder_has_a_section_per_log_and_a_total(log_folder, caps
     )
 
 
+def test_outcomes_of_a_folder_names_a_log_cut_short_and_reads_the_rest(
+    log_folder, capsys
+):
+    whole = (log_folder / "a.eval").read_bytes()
+    (log_folder / "b" / "cut.eval").write_bytes(whole[: len(whole) // 2])
+    assert main(["outcomes", str(log_folder)]) == 2
+    out, err = capsys.readouterr()
+    heads = [section.splitlines()[0] for section in out.split("\n\n")]
+    assert heads[:3] == [
+        str(log_folder / "a.eval"),
+        str(log_folder / "b" / "x.json"),
+        "all 2 logs",
+    ]
+    skipped, cut = err.splitlines()
+    assert skipped.endswith("package.json: skipped, not an Inspect eval log")
+    assert cut.startswith(
+        f"empty-migrate: {log_folder / 'b' / 'cut.eval'} is truncated or corrupt: "
+    )
+
+
 def test_outcomes_json_of_a_folder_is_one_flat_list_of_rows(log_folder, capsys):
     assert main(["outcomes", str(log_folder), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)

@@ -12,7 +12,7 @@ import asyncio
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, astuple, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +29,13 @@ from inspect_ai.solver import TaskState
 
 from empty_migrate.audit.outcomes import (
     LogCoverage,
+    LogProgress,
     SampleOutcome,
     classify_sample,
     first_line,
     log_coverage,
     log_epochs,
+    read_each,
     read_log,
     shortened,
 )
@@ -146,7 +148,9 @@ class LogAudit:
     ``coverage`` says how many sample epochs the log holds (the denominator)
     and whether the run ended early. ``errors`` are the sample epochs that
     ended in an error: Inspect scored none of them, so they are not re-routed.
-    ``model`` is the model the log records.
+    ``model`` is the model the log records. ``epochs_reducer`` is the log's
+    configured epoch reducers, which say what a metric recorded with no
+    reducer was reduced by (`reducer_key`).
     """
 
     log: str
@@ -162,6 +166,158 @@ class LogAudit:
     coverage: LogCoverage
     errors: list[SampleOutcome]
     model: str | None = None
+    epochs_reducer: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class ShareTotal:
+    """One eval's scorer over several logs: its non-answer shares, summed.
+
+    ``logs`` counts the logs the scorer was audited in; the other counts are
+    the sums of their `NonAnswerShare`, in sample epochs.
+    """
+
+    eval: str
+    score: str
+    logs: int
+    samples: int
+    non_answers: int
+    wrong_today: int
+    unscored: int
+    raised: int
+
+
+@dataclass(frozen=True)
+class MetricTotal:
+    """One reported metric over several logs: how often it was recomputed, changed.
+
+    ``reducer`` is the epoch reducer it was reduced by, however each log's
+    release names it (`reducer_key`); ``changed`` counts the logs where the
+    recomputed value differs from the reported one.
+    """
+
+    eval: str
+    score: str
+    metric: str
+    reducer: str
+    logs: int
+    recomputed: int
+    changed: int
+
+
+@dataclass(frozen=True)
+class LogAudits:
+    """The audits of every log named by files and folders, and those not audited.
+
+    Attributes:
+        audits: One `LogAudit` per log audited, in order.
+        unreadable: One line per log found in a folder that is cut short or
+            damaged, naming the file.
+        not_audited: One line per log with no eval to audit it against (a
+            task the registry does not know, another eval's task, a score
+            no scorer matches), naming the file.
+        skipped: One note per ``.json`` in a folder that is not an Inspect log.
+    """
+
+    audits: list[LogAudit]
+    unreadable: list[str]
+    not_audited: list[str]
+    skipped: list[str]
+
+    def shares(self) -> list[ShareTotal]:
+        """The non-answer share of each eval's scorer, summed over the logs."""
+        groups: dict[tuple[str, str], list[NonAnswerShare]] = {}
+        for audit in self.audits:
+            for share in audit.shares:
+                groups.setdefault((audit.eval, share.score), []).append(share)
+        return [
+            ShareTotal(
+                eval_name,
+                score,
+                logs=len(shares),
+                samples=sum(s.samples for s in shares),
+                non_answers=sum(s.non_answers for s in shares),
+                wrong_today=sum(s.wrong_today for s in shares),
+                unscored=sum(s.unscored for s in shares),
+                raised=sum(s.raised for s in shares),
+            )
+            for (eval_name, score), shares in groups.items()
+        ]
+
+    def metrics(self) -> list[MetricTotal]:
+        """Each eval's reported metrics: in how many logs recomputed and changed."""
+        groups: dict[tuple[str, str, str, str], list[MetricChange]] = {}
+        for audit in self.audits:
+            for change in audit.metrics:
+                reducer = reducer_key(change.reducer, audit.epochs_reducer)
+                key = (audit.eval, change.score, change.metric, reducer)
+                groups.setdefault(key, []).append(change)
+        return [
+            MetricTotal(
+                *key,
+                logs=len(changes),
+                recomputed=sum(1 for c in changes if c.after is not None),
+                changed=sum(1 for c in changes if metric_changed(c)),
+            )
+            for key, changes in groups.items()
+        ]
+
+
+def metric_changed(change: MetricChange) -> bool:
+    """Whether a recomputed metric differs from the reported one.
+
+    Recomputing the same samples may differ in the last bits of a float, which
+    is no change; a metric not recomputed has not changed.
+    """
+    before, after = change.before, change.after
+    if after is None or before is None:
+        return after is not None and before is None
+    if math.isnan(before) or math.isnan(after):
+        return math.isnan(before) != math.isnan(after)
+    return not math.isclose(before, after, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def audit_logs(
+    paths: Iterable[str | Path],
+    eval_name: str | None = None,
+    registry: Registry | None = None,
+    progress: LogProgress | None = None,
+) -> LogAudits:
+    """Audit every log named by files and folders (``.eval`` and ``.json``).
+
+    Each log is audited as `audit_log` does, against `eval_name` if given,
+    else against the eval of the task it records. A log found in a folder
+    that is cut short or damaged, and a log with no eval to audit it against,
+    is one line of the result; the others are still audited.
+
+    Args:
+        paths: Logs, and folders: every log under a folder, recursively.
+        eval_name: The registry eval (or task) every log is a run of.
+        registry: The registry; the packaged one by default.
+        progress: Called before each log is read (`LogProgress`).
+
+    Raises:
+        AuditLogError: If `eval_name` names no eval, or one not migrated.
+        LogReadError: If a file named explicitly is not a readable log, or a
+            folder holds no log.
+        RegistryError: If an eval's registry entry has problems.
+    """
+    registry = registry or Registry()
+    if eval_name:
+        # checked once, before any log is read
+        _entry(registry, _named(registry, eval_name)[0])
+    not_audited: list[str] = []
+
+    def audit_one(path: Path) -> LogAudit | None:
+        try:
+            return audit_log(path, eval_name, registry)
+        except AuditLogError as error:
+            not_audited.append(f"{path}: {error}")
+            return None
+
+    found = read_each(paths, audit_one, progress)
+    audits = [audit for audit in found.read if audit is not None]
+    return LogAudits(audits, found.unreadable, not_audited, found.skipped)
 
 
 def audit_log(
@@ -215,6 +371,7 @@ def audit_log(
             classify_sample(str(log_path), s) for s in log.samples or [] if _errored(s)
         ],
         model=log.eval.model,
+        epochs_reducer=log.eval.config.epochs_reducer,
     )
 
 
@@ -607,6 +764,59 @@ def render_text(audit: LogAudit) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_texts(found: LogAudits) -> str:
+    """One report per log audited (`render_text`), then the total over them all.
+
+    The total sums each eval's non-answer shares over the logs, and counts
+    the logs in which each metric was recomputed and changed.
+    """
+    if not found.audits:
+        return ""
+    sections = [render_text(audit) for audit in found.audits]
+    return "\n".join([*sections, render_total(found)])
+
+
+def render_total(found: LogAudits) -> str:
+    """The total section of several logs' audits."""
+    lines = [f"all {len(found.audits)} logs", "", "non-answers, summed over the logs:"]
+    lines += _aligned(
+        [
+            (
+                "eval",
+                "score",
+                "logs",
+                "sample epochs",
+                "non-answers",
+                "wrong today",
+                "unscored",
+                "raised",
+            )
+        ]
+        + [(t.eval, t.score, *map(str, astuple(t)[2:])) for t in found.shares()]
+    )
+    metrics = found.metrics()
+    lines += ["", "metrics, in how many logs recomputed and changed:"]
+    lines += (
+        _aligned(
+            [("eval", "score", "metric", "logs", "recomputed", "changed")]
+            + [
+                (
+                    t.eval,
+                    t.score,
+                    f"{t.metric} ({t.reducer})",
+                    str(t.logs),
+                    str(t.recomputed),
+                    str(t.changed),
+                )
+                for t in metrics
+            ]
+        )
+        if metrics
+        else ["none: no log records results"]
+    )
+    return "\n".join(lines) + "\n"
+
+
 def _rows_table(rows: Sequence[Rerouted]) -> list[str]:
     # the column appears when a row hit a limit: the model did not end those
     limits = any(r.sample.stopped_by for r in rows)
@@ -765,6 +975,25 @@ def audit_json(audit: LogAudit) -> dict[str, Any]:
         }
     )
     return data
+
+
+def audits_json(found: LogAudits) -> dict[str, Any]:
+    """Several logs' audits as JSON-ready data: each log's `audit_json`, the total.
+
+    ``unreadable``, ``not_audited`` and ``skipped`` hold the line said for
+    each log that was not audited.
+    """
+    return {
+        "logs": [audit_json(audit) for audit in found.audits],
+        "total": {
+            "logs": len(found.audits),
+            "non_answers": [asdict(t) for t in found.shares()],
+            "metrics": [asdict(t) for t in found.metrics()],
+        },
+        "unreadable": found.unreadable,
+        "not_audited": found.not_audited,
+        "skipped": found.skipped,
+    }
 
 
 def _row_json(row: Rerouted) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from empty_migrate.audit.log import (
     Rerouted,
     errors_line,
     match_line,
+    metric_changed,
     migrated_text,
     no_results,
     non_answer_samples,
@@ -63,7 +64,7 @@ def _total(audits: Sequence[LogAudit]) -> str:
         f"{sum(a.coverage.held for a in audits)} sample epochs",
         f"{sum(len(non_answer_samples(a)) for a in audits)} non-answers re-routed",
         f"{sum(len(a.errors) for a in audits)} sample errors",
-        f"{sum(map(_changed, metrics))} of {len(metrics)} metrics changed",
+        f"{sum(map(metric_changed, metrics))} of {len(metrics)} metrics changed",
         f"{sum(m.not_recomputed is not None for m in metrics)} not recomputed",
     ]
     head = _head(
@@ -79,7 +80,7 @@ def _total(audits: Sequence[LogAudit]) -> str:
 
 
 def _total_row(audit: LogAudit, anchor: str) -> str:
-    changed = f"{sum(map(_changed, audit.metrics))} of {len(audit.metrics)}"
+    changed = f"{sum(map(metric_changed, audit.metrics))} of {len(audit.metrics)}"
     link = f'<a href="#{anchor}">{escape(audit.log)}</a>'
     return (
         f'<tr class="{"partial" * audit.coverage.partial}"><th>{link}</th>'
@@ -142,7 +143,7 @@ def _metric(change: MetricChange) -> str:
     state = "same"
     if change.not_recomputed:
         state = "not-recomputed"
-    elif _changed(change):
+    elif metric_changed(change):
         state = "changed"
     after = (
         number_text(change.after) if change.not_recomputed is None else "not recomputed"
@@ -160,15 +161,12 @@ def _metric(change: MetricChange) -> str:
     )
 
 
-def _changed(change: MetricChange) -> bool:
-    return change.after is not None and change.after != change.before
-
-
 def _delta(change: MetricChange) -> str:
     if change.after is None or change.before is None:
         return ""
-    delta = change.after - change.before
-    return "no change" if delta == 0 else f"{delta:+.3f}"
+    if not metric_changed(change):
+        return "no change"
+    return f"{change.after - change.before:+.3f}"
 
 
 def _shares(shares: Sequence[NonAnswerShare], unit: str) -> str:

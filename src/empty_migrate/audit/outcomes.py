@@ -11,10 +11,10 @@ silence; a log of a run that ended early says how much of the run it holds.
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 from zipfile import ZipFile
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
@@ -143,28 +143,73 @@ def logs_to_read(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
     return found
 
 
-def read_logs(paths: Iterable[str | Path]) -> tuple[list[LogOutcomes], list[str]]:
-    """Classify every log named by files and folders.
+LogProgress = Callable[[int, int, str], None]
+"""``progress(done, total, name)``: `done` of `total` logs read, `name` next."""
 
-    Returns:
-        The logs read, in order, and one note per file skipped: a ``.json``
-        found in a folder that is not an Inspect log (a folder may hold other
-        JSON documents).
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class LogsRead(Generic[T]):
+    """What reading every log named by files and folders gave.
+
+    Attributes:
+        read: One result per log read, in order.
+        skipped: One note per ``.json`` found in a folder that is not an
+            Inspect log (a folder may hold other JSON documents).
+        unreadable: One line per log found in a folder that is cut short or
+            damaged, naming the file; the others are still read.
+    """
+
+    read: list[T]
+    skipped: list[str]
+    unreadable: list[str]
+
+
+def read_each(
+    paths: Iterable[str | Path],
+    read: Callable[[Path], T],
+    progress: LogProgress | None = None,
+) -> LogsRead[T]:
+    """Read every log named by files and folders with `read`, one at a time.
+
+    A file named explicitly must be a readable log; of the logs found in a
+    folder, one that is not a log is skipped and one cut short or damaged is
+    named, and the rest are read (`LogsRead`).
 
     Raises:
         LogReadError: If a file named explicitly is not a readable log, or a
-            log found in a folder is cut short or damaged.
+            folder holds no log.
     """
-    read: list[LogOutcomes] = []
-    skipped: list[str] = []
-    for path, in_folder in logs_to_read(paths):
+    logs = logs_to_read(paths)
+    done = LogsRead[T]([], [], [])
+    for index, (path, in_folder) in enumerate(logs):
+        if progress:
+            progress(index, len(logs), path.name)
         try:
-            read.append(log_outcomes(path))
+            done.read.append(read(path))
         except LogReadError as error:
-            if not (in_folder and error.not_a_log):
+            if not in_folder:
                 raise
-            skipped.append(f"{path}: skipped, not an Inspect eval log")
-    return read, skipped
+            if error.not_a_log:
+                done.skipped.append(f"{path}: skipped, not an Inspect eval log")
+            else:
+                done.unreadable.append(str(error))
+    if progress:
+        progress(len(logs), len(logs), "")
+    return done
+
+
+def read_logs(
+    paths: Iterable[str | Path], progress: LogProgress | None = None
+) -> LogsRead[LogOutcomes]:
+    """Classify every log named by files and folders (`read_each` says which).
+
+    Raises:
+        LogReadError: If a file named explicitly is not a readable log, or a
+            folder holds no log.
+    """
+    return read_each(paths, log_outcomes, progress)
 
 
 def sample_outcomes(log_path: str | Path) -> list[SampleOutcome]:

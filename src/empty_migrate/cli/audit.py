@@ -12,11 +12,12 @@ from empty_migrate.cli.common import (
     check_or_report,
     note,
     open_registry,
+    progress_bar,
     report_problems,
     selected_evals,
 )
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.registry.loader import EVALS_DIR, RegistryError
+from empty_migrate.registry.loader import EVALS_DIR, Registry, RegistryError
 from empty_migrate.target.corpus import CorpusError, resolve_target
 from empty_migrate.target.files import write_files
 
@@ -65,9 +66,12 @@ def add_audit_command(commands: "Commands") -> None:
     audit.add_argument("--workers", type=int, default=2, help="parallel workers (2)")
     audit.add_argument(
         "--log",
+        nargs="+",
+        action="extend",
         metavar="LOG",
-        help="audit the samples of an Inspect log (.eval or .json); its task "
-        "names the eval, else --eval EVAL (an eval or one of its tasks)",
+        help="audit the samples of Inspect logs (.eval or .json), or of every log "
+        "under a folder: one report per log, then a total; each log's task names "
+        "its eval, else --eval EVAL (an eval or one of its tasks) for all",
     )
     audit.add_argument(
         "--registry", type=Path, default=EVALS_DIR, help=argparse.SUPPRESS
@@ -97,10 +101,20 @@ def run_audit_command(args: argparse.Namespace) -> int:
 def _audit_log(args: argparse.Namespace) -> int:
     if len(args.audit_evals) > 1 or args.audit_all:
         raise UsageError(
-            "audit --log LOG takes at most one --eval EVAL (without it, the log's "
-            "task names the eval)"
+            "audit --log LOG… takes at most one --eval EVAL (without it, each log's "
+            "task names its eval)"
         )
     registry = open_registry(args.registry)
+    eval_name = next(iter(args.audit_evals), None)
+    # one log file keeps its own report; several, or a folder, get a total
+    if len(args.log) > 1 or Path(args.log[0]).is_dir():
+        return _audit_many_logs(args.log, eval_name, registry, args)
+    return _audit_one_log(args.log[0], eval_name, registry, args)
+
+
+def _audit_one_log(
+    log: str, eval_name: str | None, registry: Registry, args: argparse.Namespace
+) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
     from empty_migrate.audit.log import (
         AuditLogError,
@@ -111,7 +125,7 @@ def _audit_log(args: argparse.Namespace) -> int:
     from empty_migrate.audit.outcomes import LogReadError
 
     try:
-        audit = audit_log(args.log, next(iter(args.audit_evals), None), registry)
+        audit = audit_log(log, eval_name, registry)
     except (AuditLogError, LogReadError) as error:
         raise UsageError(str(error)) from None
     except RegistryError as error:
@@ -127,6 +141,45 @@ def _audit_log(args: argparse.Namespace) -> int:
         text = render_text(audit)
     _write(text, args.output)
     return ExitCode.OK
+
+
+def _audit_many_logs(
+    logs: list[str],
+    eval_name: str | None,
+    registry: Registry,
+    args: argparse.Namespace,
+) -> int:
+    from empty_migrate.audit.log import (
+        AuditLogError,
+        audit_logs,
+        audits_json,
+        render_texts,
+    )
+    from empty_migrate.audit.outcomes import LogReadError
+
+    try:
+        with progress_bar(doing="auditing logs") as progress:
+            found = audit_logs(logs, eval_name, registry, progress)
+    except (AuditLogError, LogReadError) as error:
+        raise UsageError(str(error)) from None
+    except RegistryError as error:
+        report_problems(error)
+        return ExitCode.USAGE
+    for line in found.skipped + found.unreadable + found.not_audited:
+        note(line)
+    if args.format == "json":
+        text = json.dumps(audits_json(found), indent=2, default=str) + "\n"
+    elif args.format == "html":
+        from empty_migrate.audit.log_html import render_log_html
+
+        text = render_log_html(found.audits)
+    else:
+        text = render_texts(found)
+    _write(text, args.output)
+    # as outcomes: a log that could not be read (or here audited) is bad input,
+    # and the others are still reported
+    failed = found.unreadable or found.not_audited
+    return ExitCode.USAGE if failed else ExitCode.OK
 
 
 def _read_audit(path: Path) -> "Audit":

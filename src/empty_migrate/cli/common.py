@@ -3,7 +3,7 @@
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -139,18 +139,42 @@ def unknown_eval_message(registry: Registry, name: str, option: str = "") -> str
 
 
 @contextlib.contextmanager
-def progress_bar(evals: Sequence[str]) -> Iterator["Progress | None"]:
-    """A progress bar on a terminal's stderr for a run of several evals."""
-    if len(evals) < 2 or not sys.stderr.isatty():
+def progress_bar(
+    items: Sequence[str] | None = None, doing: str = "migrating"
+) -> Iterator["Progress | None"]:
+    """A progress bar on a terminal's stderr for a run of several items.
+
+    With `items` (a run's evals), the bar shows from the start when there are
+    two or more; without (the logs under folders, found as they are read), it
+    shows from the first report of a run of two or more.
+    """
+    if (items is not None and len(items) < 2) or not sys.stderr.isatty():
         yield None
         return
+    with contextlib.ExitStack() as stack:
+        shown: list[Callable[[int, str], None]] = []
+
+        def show(index: int, total: int, name: str) -> None:
+            if not shown and total > 1:
+                shown.append(_bar(stack, doing, total))
+            for update in shown:
+                update(index, name)
+
+        if items is not None:
+            show(0, len(items), "")
+        yield show
+
+
+def _bar(
+    stack: contextlib.ExitStack, doing: str, total: int
+) -> Callable[[int, str], None]:
     from rich.console import Console  # only a terminal needs rich (slow to import)
     from rich.progress import Progress as Bar
 
-    with Bar(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("migrating", total=len(evals))
+    bar = stack.enter_context(Bar(console=Console(stderr=True), transient=True))
+    task = bar.add_task(doing, total=total)
 
-        def show(index: int, total: int, name: str) -> None:
-            bar.update(task, completed=index, description=name)
+    def update(index: int, name: str) -> None:
+        bar.update(task, completed=index, description=name or doing)
 
-        yield show
+    return update

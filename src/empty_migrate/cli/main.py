@@ -10,7 +10,7 @@ from dataclasses import asdict
 from empty_migrate import __version__
 from empty_migrate.cli.audit import add_audit_command, run_audit_command
 from empty_migrate.cli.campaign import add_campaign_command, run_campaign_command
-from empty_migrate.cli.common import add_format_option
+from empty_migrate.cli.common import add_format_option, progress_bar
 from empty_migrate.cli.exit_codes import EPILOG, ExitCode
 from empty_migrate.cli.migrate import (
     add_migrate_arguments,
@@ -116,18 +116,20 @@ def _print_outcomes(logs: list[str], fmt: str) -> int:
     from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections
 
     try:
-        read, skipped = read_logs(logs)
+        with progress_bar(doing="reading logs") as progress:
+            found = read_logs(logs, progress)
     except LogReadError as error:
         print(f"empty-migrate: {error}", file=sys.stderr)
         return ExitCode.USAGE
-    for note in skipped:
-        print(f"empty-migrate: {note}", file=sys.stderr)
-    for one in read:
+    for line in found.skipped + found.unreadable:
+        print(f"empty-migrate: {line}", file=sys.stderr)
+    for one in found.read:
         if partial := one.coverage.note():
             print(f"empty-migrate: {one.log}: {partial}", file=sys.stderr)
-    outcomes = [o for one in read for o in one.outcomes]
+    outcomes = [o for one in found.read for o in one.outcomes]
     if fmt == "json":
         print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
-        return ExitCode.OK
-    print(render_sections(read), end="")
-    return ExitCode.OK
+    else:
+        print(render_sections(found.read), end="")
+    # a log cut short is bad input, as when it is named: the others are reported
+    return ExitCode.USAGE if found.unreadable else ExitCode.OK

@@ -418,9 +418,11 @@ def _reproduce(branch: Branch, changes: list[EvalChange]) -> str:
     text = "```bash\n" + "\n".join(commands) + "\n```"
     for change in changes:
         text += (
-            f"\n\nWhat it changes in the metrics of an existing log of "
-            f"`{change.name}`, without calling a model:\n\n```bash\n"
-            f"empty-migrate audit --log LOG.eval --eval {change.name}\n```"
+            f"\n\nWhat it changes in the metrics of existing logs of "
+            f"`{change.name}`, without calling a model (LOGS are `.eval` or "
+            "`.json` logs, or folders of them; each log's task names its eval, "
+            f"so `--eval {change.name}` is optional):\n\n```bash\n"
+            "empty-migrate audit --log LOGS…\n```"
         )
     return text
 

@@ -1,10 +1,11 @@
 """The policy tests the migration writes into inspect_evals 0.26.0, run there.
 
 Every migrated eval gets ``tests/<eval>/test_empty_response_policy.py``; all of
-them pass in the target's environment on the migrated tree (what cannot be
-built offline is skipped with its reason, printed here). And they test the
-migration: restoring one eval's scorer files from the pristine tree, the
-shared router kept, makes its test fail.
+them pass in the target's environment on the migrated tree, and every routed
+scorer construct is built but at most two (what cannot be built offline is
+skipped with its reason, printed here). And they test the migration:
+restoring one eval's scorer files from the pristine tree, the shared router
+kept, makes its test fail.
 """
 
 import shutil
@@ -22,8 +23,22 @@ from empty_migrate.target.own_tests import run_tests
 
 pytestmark = pytest.mark.corpus
 
-REVERTED = ["xstest", "gpqa", "strong_reject", "bfcl"]
-"""A judge safety eval, two QA evals and an agentic one with overrides."""
+REVERTED = [
+    "xstest",
+    "gpqa",
+    "strong_reject",
+    "bfcl",
+    "hle",
+    "browse_comp",
+    "kernelbench",
+]
+"""A judge safety eval, two QA evals, an agentic one with overrides, and three
+built the hard way: hle's judges from its run configs, browse_comp's grader a
+bare ``get_model()``, kernelbench's scorer importing a dependency not installed.
+"""
+
+MOST_SKIPPED_CONSTRUCTS = 2
+"""anima and moru on 0.26.0: their factories load a dataset from the Hub."""
 
 
 def migrated_evals(report: dict) -> list[str]:
@@ -51,6 +66,10 @@ def test_every_migrated_eval_has_a_policy_test_and_they_pass(target_env, migrate
     failed = sorted(t for t, o in outcomes.items() if o == "failed")
     assert failed == []
     assert counts["passed"] >= 1000
+    # one reason per construct: "<construct> cannot be built offline: ..."
+    assert len(set(skips.values())) <= MOST_SKIPPED_CONSTRUCTS, sorted(
+        set(skips.values())
+    )
 
 
 @pytest.mark.parametrize("name", REVERTED)

@@ -33,6 +33,8 @@ JUDGES = {
         role="grader", config=GenerateConfig(max_tokens=5)
     ),
     "role_through_the_module": lambda: inspect_model.get_model(role="grader"),
+    # browse_comp's default grader: the active model, through the module
+    "bare_through_the_module": lambda: inspect_model.get_model(),
 }
 """
 
@@ -46,6 +48,10 @@ def shared_role_judge():
 
 def shared_role_judge_with_config():
     return get_model(role="grader", config=GenerateConfig(max_tokens=5))
+
+
+def shared_bare_model():
+    return get_model()
 
 
 def shared_named_model():
@@ -126,6 +132,7 @@ async def _asked(model, prompt="Is it Paris?") -> str:
         "required_role",
         "role_with_config",
         "role_through_the_module",
+        "bare_through_the_module",
     ],
 )
 async def test_every_judge_the_eval_asks_for_is_the_recording_mock(packages, judge):
@@ -137,10 +144,16 @@ async def test_every_judge_the_eval_asks_for_is_the_recording_mock(packages, jud
 
 
 async def test_a_role_asked_for_outside_the_eval_packages_is_the_mock(packages):
-    from judge_shared.helpers import shared_named_model, shared_role_judge
+    from judge_shared.helpers import (
+        shared_bare_model,
+        shared_named_model,
+        shared_role_judge,
+    )
 
     with recording_judge("judge_demo") as recorder:
         assert await _asked(shared_role_judge()) == "GRADE: C"
+        # the active model, asked for by a bare call, is the scorer's judge
+        assert shared_bare_model() is recorder.model
         # a model named outright outside the eval's packages is not a judge
         assert shared_named_model() is not recorder.model
     assert recorder.prompts == ["Is it Paris?"]

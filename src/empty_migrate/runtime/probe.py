@@ -33,13 +33,16 @@ kept anywhere is harmless.
 import ast
 import builtins
 import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
 import inspect
 import math
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from copy import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
@@ -125,10 +128,18 @@ def _judge_for_role(
     config: GenerateConfig | None = None,
     **kwargs: Any,
 ) -> Model:
-    """``get_model`` elsewhere: the judge for any role, inspect_ai's model else."""
-    if not _RECORDING or role is None or isinstance(model, Model):
+    """``get_model`` elsewhere: the judge for a role or a bare call, else inspect_ai's.
+
+    A bare ``get_model()`` asks for the active model, which a scorer built
+    outside ``eval()`` uses as its grader (browse_comp's default scorer model).
+    """
+    if not _RECORDING or isinstance(model, Model) or _names_a_model(model, role):
         return get_model(model, role=role, config=config, **kwargs)
     return _RECORDING[-1].for_role(config)
+
+
+def _names_a_model(model: str | None, role: str | None) -> bool:
+    return role is None and model is not None
 
 
 _STAND_INS = (_judge_outright, _judge_for_role)
@@ -314,14 +325,18 @@ class Construct:
     ) -> list[Scored]:
         """Build the scorer and score `output` with it (with each, if several).
 
-        A scorer that cannot be built offline (a missing optional dependency,
-        a download, a judge API's client) skips the test, with the reason.
+        An optional dependency absent from the environment is deferred
+        (`absent_dependencies_deferred`): the eval's scorer raises
+        ``ModuleNotFoundError`` when it first uses it, which only an answer
+        reaches. A scorer that still cannot be built offline (a download) skips
+        the test, with the reason.
         """
         function = inspect.unwrap(self.function)
         module, name = function.__module__, function.__name__
         with recording_judge(self.package, module) as judge:
             try:
-                built = build_scorer(module, name, self.kind, package=self.package)
+                with absent_dependencies_deferred(self.package.partition(".")[0]):
+                    built = build_scorer(module, name, self.kind, package=self.package)
             except Exception as error:
                 _skip(
                     f"{name} cannot be built offline: {type(error).__name__}: {error}"
@@ -336,6 +351,107 @@ def _skip(reason: str) -> None:
     import pytest
 
     pytest.skip(" ".join(reason.split())[:300])
+
+
+@contextmanager
+def absent_dependencies_deferred(importers: str) -> Iterator[None]:
+    """Let code of `importers` import an optional dependency that is not installed.
+
+    Inside, such an import (or ``find_spec``) gives a stand-in module instead of
+    failing, and whatever is taken from it, an attribute or a call's result,
+    is another stand-in, so a scorer factory that imports the dependency or
+    makes its client builds. Once the block is left, calling anything taken
+    from a stand-in raises ``ModuleNotFoundError``: the eval's scorer fails
+    where it first uses the dependency, as it does in an environment without
+    it, and nothing it does before is faked. Installed modules import as ever,
+    and the stand-ins leave ``sys.modules`` on exit.
+
+    Args:
+        importers: The top-level package whose code may import a stand-in
+            (``inspect_evals``); an import from anywhere else fails as ever.
+    """
+    finder = _AbsentFinder(importers)
+    sys.meta_path.append(finder)
+    try:
+        yield
+    finally:
+        sys.meta_path.remove(finder)
+        finder.building = False
+        for name, module in list(sys.modules.items()):
+            if isinstance(module, _AbsentModule):
+                del sys.modules[name]
+
+
+class _AbsentFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds, last of all finders, a stand-in for what `importers` cannot import."""
+
+    def __init__(self, importers: str) -> None:
+        self.importers = importers
+        self.building = True
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        if not self.building or not _imported_by(self.importers):
+            return None
+        return importlib.util.spec_from_loader(fullname, self, is_package=True)
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        return _AbsentModule(spec.name, self)
+
+    def exec_module(self, module: ModuleType) -> None:
+        return None
+
+
+def _imported_by(package: str) -> bool:
+    """Whether the code importing now (past the import machinery) is in `package`."""
+    frame = inspect.currentframe()
+    while frame is not None:
+        name = str(frame.f_globals.get("__name__", ""))
+        machinery = name.startswith("importlib") or name == __name__
+        if not machinery and not frame.f_code.co_filename.startswith("<frozen"):
+            return name == package or name.startswith(f"{package}.")
+        frame = frame.f_back
+    return False
+
+
+class _AbsentModule(ModuleType):
+    """A stand-in for a module not installed (`absent_dependencies_deferred`)."""
+
+    def __init__(self, name: str, finder: _AbsentFinder) -> None:
+        super().__init__(name)
+        self._finder = finder
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return _Absent(f"{self.__name__}.{attribute}", self._finder)
+
+
+class _Absent:
+    """Taken from an absent module: more of it while building, else an error."""
+
+    def __init__(self, name: str, finder: _AbsentFinder) -> None:
+        self._name = name
+        self._finder = finder
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return _Absent(f"{self._name}.{attribute}", self._finder)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._finder.building:
+            return _Absent(f"{self._name}()", self._finder)
+        top = self._name.partition(".")[0]
+        raise ModuleNotFoundError(
+            f"No module named {top!r} (an optional dependency not installed here; "
+            f"the scorer uses {self._name})",
+            name=top,
+        )
 
 
 class _EvalsOwnVerdict:
@@ -454,10 +570,14 @@ def build_scorer(
     For a ``task_scorer``, the ``scorer=`` expression of the ``Task(...)`` in
     the function `name` is evaluated as that function would evaluate it: its
     parameters bound to their defaults, and the statements of its body that
-    the expression depends on run first. A ``factory`` or ``shared_helper`` is
+    the expression depends on run first; a parameter with no default takes
+    the argument the eval's call of the function passes (a ``@task`` function
+    calling a shared task template). A ``factory`` or ``shared_helper`` is
     called with no arguments when it needs none; otherwise the call the eval
     makes is evaluated the same way, in the function that makes it (a
-    ``@task`` function of `package` first).
+    ``@task`` function of `package` first), and if no code calls it, as a
+    ``@task`` of `package` builds it from its defaults or a run config
+    (`_configured_scorers`: hle names its judges in YAML).
 
     Args:
         module_name: The module defining the construct.
@@ -474,13 +594,17 @@ def build_scorer(
             not give scorers.
     """
     module = importlib.import_module(module_name)
+    home = package or ".".join(module_name.split(".")[:2])
     if construct == "task_scorer":
-        site = _task_scorer_site(module, name)
+        site = _with_callers_arguments(_task_scorer_site(module, name), home, name)
     else:
         factory = getattr(module, name)
         if not _required_parameters(factory):
             return _scorers(factory(), f"{name}()")
-        site = _call_site(package or ".".join(module_name.split(".")[:2]), name)
+        try:
+            site = _call_site(home, name)
+        except _NoCall:
+            return _configured_scorers(home, name, factory)
     return _scorers(site.evaluate(), site.text)
 
 
@@ -507,6 +631,8 @@ class _Site:
     function: ast.FunctionDef | ast.AsyncFunctionDef
     expression: ast.expr
     source: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    """Arguments for the function's parameters, in place of their defaults."""
 
     @property
     def text(self) -> str:
@@ -518,7 +644,7 @@ class _Site:
 
         The function is rebuilt with the same parameters and a body of the
         statements the expression needs, then the expression, and called with
-        no arguments in the module's namespace.
+        the site's `arguments` it takes in the module's namespace.
         """
         body = [*_needed_statements(self.function, self.expression)]
         body.append(ast.Return(self.expression))
@@ -536,7 +662,7 @@ class _Site:
         namespace = dict(vars(self.module))
         # builtins.exec: inspect's eval may be imported by the module
         builtins.exec(compile(tree, str(self.module.__file__), "exec"), namespace)
-        return namespace["_probe_scorer"]()
+        return _call_with(namespace["_probe_scorer"], self.arguments)
 
 
 def _task_scorer_site(module: ModuleType, function: str) -> _Site:
@@ -552,7 +678,7 @@ def _task_scorer_site(module: ModuleType, function: str) -> _Site:
 
 def _call_site(package_name: str, factory: str) -> _Site:
     """Where the eval calls `factory`: in a ``@task`` function first."""
-    root = Path(next(iter(importlib.import_module(package_name).__path__)))
+    root = _package_root(package_name)
     found: list[tuple[bool, str, str, ast.FunctionDef | ast.AsyncFunctionDef, ast.Call]]
     found = []
     for path in sorted(root.rglob("*.py")):
@@ -563,7 +689,7 @@ def _call_site(package_name: str, factory: str) -> _Site:
                     is_task = any(_named(d) == "task" for d in node.decorator_list)
                     found.append((not is_task, str(path), source, node, call))
     if not found:
-        raise ValueError(f"{factory} needs arguments and no call of it was found")
+        raise _NoCall(f"{factory} needs arguments and no call of it was found")
     _, where, source, node, call = min(found, key=lambda f: (f[0], f[1]))
     relative = Path(where).relative_to(root)
     module_name = ".".join([package_name, *relative.with_suffix("").parts])
@@ -647,3 +773,116 @@ def _named(decorator: ast.expr) -> str:
 def _called(call: ast.Call) -> str:
     func = call.func
     return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+class _NoCall(ValueError):
+    """No code of the package calls the function."""
+
+
+def _call_with(function: Callable[..., Any], arguments: dict[str, Any]) -> Any:
+    """`function` called with those of `arguments` it takes."""
+    taken = inspect.signature(function).parameters
+    return function(**{k: v for k, v in arguments.items() if k in taken})
+
+
+def _with_callers_arguments(site: _Site, package_name: str, function: str) -> _Site:
+    """`site`, its function's parameters bound as the eval's call of it binds them.
+
+    Only for a function with a parameter that has no default (agieval's
+    ``task_template(dataset_name, ...)``) that some code of the package calls;
+    else `site` as it is.
+    """
+    defined = getattr(site.module, function)
+    if not _required_parameters(defined):
+        return site
+    try:
+        caller = _call_site(package_name, function)
+    except _NoCall:
+        return site
+    return replace(site, arguments=_bound_arguments(caller, defined))
+
+
+def _bound_arguments(caller: _Site, function: Callable[..., Any]) -> dict[str, Any]:
+    """The arguments the call at `caller` passes to `function`, by parameter name."""
+    call = caller.expression
+    assert isinstance(call, ast.Call)
+    passed = ast.Tuple(
+        elts=[
+            ast.List(elts=call.args, ctx=ast.Load()),
+            ast.Dict(
+                keys=[ast.Constant(k.arg) if k.arg else None for k in call.keywords],
+                values=[k.value for k in call.keywords],
+            ),
+        ],
+        ctx=ast.Load(),
+    )
+    args, kwargs = replace(
+        caller, expression=ast.copy_location(passed, call)
+    ).evaluate()
+    signature = inspect.signature(inspect.unwrap(function))
+    return dict(signature.bind_partial(*args, **kwargs).arguments)
+
+
+GRADER_ROLE = "grader_role"
+"""The factory parameter a run config's ``graders`` entry binds, one scorer each.
+
+inspect_evals' ``scorers_from_spec`` convention (its ``GRADER_ROLE_PARAM``).
+"""
+
+
+def _configured_scorers(
+    package_name: str, name: str, factory: Callable[..., Scorer]
+) -> Scorer | list[Scorer]:
+    """The factory's scorers as a run config of the package configures them.
+
+    A run config (a YAML file of the package, as hle's ``run_configs/``) names
+    a scorer in a spec, ``{scorer: <registered name>, args: {...}, graders:
+    [...]}``; the first spec naming the factory `name` gives its arguments,
+    and one scorer per grader role. The factory is called directly: the
+    registered name's prefix depends on how the package is installed.
+
+    Raises:
+        ValueError: No run config names the factory.
+    """
+    for spec in _scorer_specs(package_name):
+        if str(spec["scorer"]).split("/")[-1] != name:
+            continue
+        arguments = spec.get("args") or {}
+        graders = spec.get("graders")
+        if not graders:
+            return _scorers(factory(**arguments), f"{name}(**{arguments})")
+        built = [factory(**{GRADER_ROLE: role}, **arguments) for role in graders]
+        return _scorers(built, f"{name} for {graders}")
+    raise ValueError(
+        f"{name} needs arguments, and neither a call of it nor a run config "
+        "that names it was found"
+    )
+
+
+def _scorer_specs(package_name: str) -> Iterator[dict[str, Any]]:
+    """Every mapping with a ``scorer`` name in the package's YAML files."""
+    # imported here: inspect_ai depends on it; only a factory no code calls needs it
+    import yaml
+
+    root = _package_root(package_name)
+    for path in sorted([*root.rglob("*.yaml"), *root.rglob("*.yml")]):
+        try:
+            document = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            continue
+        yield from _mappings_naming_a_scorer(document)
+
+
+def _mappings_naming_a_scorer(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        if isinstance(node.get("scorer"), str):
+            yield node
+        for child in node.values():
+            yield from _mappings_naming_a_scorer(child)
+    elif isinstance(node, list):
+        for child in node:
+            yield from _mappings_naming_a_scorer(child)
+
+
+def _package_root(package_name: str) -> Path:
+    return Path(next(iter(importlib.import_module(package_name).__path__)))

@@ -786,41 +786,49 @@ def _call_with(function: Callable[..., Any], arguments: dict[str, Any]) -> Any:
 
 
 def _with_callers_arguments(site: _Site, package_name: str, function: str) -> _Site:
-    """`site`, its function's parameters bound as the eval's call of it binds them.
+    """`site`, its parameters with no default bound as the eval's call binds them.
 
-    Only for a function with a parameter that has no default (agieval's
-    ``task_template(dataset_name, ...)``) that some code of the package calls;
-    else `site` as it is.
+    Only the parameters the scorer expression needs (agieval's
+    ``task_template(dataset_name, ...)`` picks its scorer by ``dataset_name``),
+    and only where some code of the package calls the function; else `site`
+    as it is.
     """
     defined = getattr(site.module, function)
-    if not _required_parameters(defined):
+    wanted = set(_required_parameters(defined)) & _names_read(site)
+    if not wanted:
         return site
     try:
         caller = _call_site(package_name, function)
     except _NoCall:
         return site
-    return replace(site, arguments=_bound_arguments(caller, defined))
+    return replace(site, arguments=_passed_arguments(caller, defined, wanted))
 
 
-def _bound_arguments(caller: _Site, function: Callable[..., Any]) -> dict[str, Any]:
-    """The arguments the call at `caller` passes to `function`, by parameter name."""
+def _names_read(site: _Site) -> set[str]:
+    """The names the expression and the statements it needs read."""
+    needed = _needed_statements(site.function, site.expression)
+    return _loaded(ast.Module([*needed, ast.Expr(site.expression)], []))
+
+
+def _passed_arguments(
+    caller: _Site, function: Callable[..., Any], wanted: set[str]
+) -> dict[str, Any]:
+    """The `wanted` arguments the call at `caller` passes to `function`, evaluated."""
     call = caller.expression
     assert isinstance(call, ast.Call)
-    passed = ast.Tuple(
-        elts=[
-            ast.List(elts=call.args, ctx=ast.Load()),
-            ast.Dict(
-                keys=[ast.Constant(k.arg) if k.arg else None for k in call.keywords],
-                values=[k.value for k in call.keywords],
-            ),
-        ],
-        ctx=ast.Load(),
+    parameters = list(inspect.signature(inspect.unwrap(function)).parameters)
+    passed = {
+        parameters[i]: node
+        for i, node in enumerate(call.args[: len(parameters)])
+        if not isinstance(node, ast.Starred)
+    }
+    passed |= {k.arg: k.value for k in call.keywords if k.arg}
+    chosen = {name: node for name, node in passed.items() if name in wanted}
+    arguments = ast.Dict(
+        keys=[ast.Constant(name) for name in chosen], values=list(chosen.values())
     )
-    args, kwargs = replace(
-        caller, expression=ast.copy_location(passed, call)
-    ).evaluate()
-    signature = inspect.signature(inspect.unwrap(function))
-    return dict(signature.bind_partial(*args, **kwargs).arguments)
+    evaluated = replace(caller, expression=ast.copy_location(arguments, call))
+    return cast(dict[str, Any], evaluated.evaluate())
 
 
 GRADER_ROLE = "grader_role"

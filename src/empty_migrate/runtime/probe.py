@@ -5,8 +5,8 @@ watch what happens: the score it returns (or the error it raises) and how many
 times it asked a judge. ``empty-migrate audit`` runs it on every registered
 scorer, and the tests the migration writes into a target run it from
 ``tests/utils/empty_response.py``, which is generated from this module, so the
-two never drift. It depends only on inspect_ai's public API, the stdlib and PyYAML (which
-inspect_ai and inspect_evals both require; read only for a run config).
+two never drift. It depends only on inspect_ai's public API, the stdlib and
+PyYAML (which inspect_ai and inspect_evals both require; read for run configs).
 
 Every judge is a scripted ``mockllm/model`` that records its prompts. It takes
 the place of inspect_ai's public ``get_model`` wherever an imported module

@@ -12,6 +12,7 @@ from empty_migrate.cli.audit import add_audit_command, run_audit_command
 from empty_migrate.cli.campaign import add_campaign_command, run_campaign_command
 from empty_migrate.cli.common import add_format_option, progress_bar
 from empty_migrate.cli.exit_codes import EPILOG, ExitCode
+from empty_migrate.cli.lint import add_lint_command, run_lint_command
 from empty_migrate.cli.migrate import (
     add_migrate_arguments,
     migration_options_given,
@@ -59,6 +60,8 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return run_audit_command(args)
     if args.command == "campaign":
         return run_campaign_command(args)
+    if args.command == "lint":
+        return run_lint_command(args)
     return run_migrate(args, parser)
 
 
@@ -96,6 +99,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     add_registry_commands(commands)
     add_audit_command(commands)
     add_campaign_command(commands)
+    add_lint_command(commands)
     return parser, migration_options
 
 

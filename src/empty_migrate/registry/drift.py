@@ -206,7 +206,9 @@ def _uncovered(
         return
     for declaration in codemods.DECLARATIONS:
         findings = getattr(scan, declaration.finds) if declaration.finds else []
-        findings = [f for f in findings if not _in_helper(entry, f.file, f.line, repo)]
+        findings = [
+            f for f in findings if not in_recorded_helper(entry, f.file, f.line, repo)
+        ]
         if findings and declaration.name not in entry.codemods:
             places = ", ".join(f"{f.file}:{f.line}" for f in findings)
             yield Drift(name, f"not covered by {declaration.name}", places)
@@ -244,7 +246,8 @@ def helper_drift(
     by_name = [*scan.empty_checks, *scan.dead_checks]
     for helper in entry.helpers:
         holds = any(
-            _in_helper(entry, f.file, f.line, repo, only=helper.name) for f in by_name
+            in_recorded_helper(entry, f.file, f.line, repo, only=helper.name)
+            for f in by_name
         )
         if (helper.name, helper.file) not in found and not holds:
             detail = "the scan finds no empty check on the output in it"
@@ -258,7 +261,7 @@ def _summary(scan: EvalScan) -> str:
     return f"tasks: {tasks}; scorers: {scorers}"
 
 
-def _in_helper(
+def in_recorded_helper(
     entry: EvalEntry, file: str, line: int, repo: Path, only: str | None = None
 ) -> bool:
     """Whether `line` of `file` lies in a helper the entry records (or in `only`)."""

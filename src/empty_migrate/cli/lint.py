@@ -1,0 +1,130 @@
+"""``empty-migrate lint``: parse, print ``path:line:col: EMxxx``, set exit codes."""
+
+import argparse
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from empty_migrate.cli.common import (
+    UsageError,
+    add_format_option,
+    note,
+    open_registry,
+    report_problems,
+    usage_error,
+)
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.lint.checkout import (
+    CheckoutError,
+    evals_of,
+    find_root,
+    shared_files,
+)
+from empty_migrate.lint.rules import LintReport, lint
+from empty_migrate.registry.loader import EVALS_DIR, RegistryError
+
+if TYPE_CHECKING:
+    from empty_migrate.cli.common import Commands
+
+
+def add_lint_command(commands: "Commands") -> None:
+    """Register ``lint [PATH...] [--repo ROOT] [--format] [--fix]``."""
+    parser = commands.add_parser(
+        "lint",
+        help="report scorers of a target checkout that bypass the policy "
+        "(exit 1 on findings)",
+    )
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="files or folders to lint (default: the whole checkout)",
+    )
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        help="the checkout's root (default: the folder holding src/inspect_evals "
+        "above the first PATH, or the current folder)",
+    )
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="migrate the registered evals with findings (as --eval does, under "
+        "the repository lock), then lint again",
+    )
+    parser.add_argument(
+        "--registry", type=Path, default=EVALS_DIR, help="folder of <eval>.yaml"
+    )
+    add_format_option(parser)
+
+
+def run_lint_command(args: argparse.Namespace) -> int:
+    """Lint, print the findings, and with --fix migrate what can be and lint again."""
+    cwd = Path.cwd()
+    try:
+        registry = open_registry(args.registry)
+        root = find_root(args.paths, args.repo, cwd)
+        shared = shared_files(registry) if args.paths else {}
+        evals = evals_of(root, args.paths, cwd, shared)
+        report = lint(root, registry, evals)
+        if args.fix and report.fixable:
+            status = _fix(root, registry.directory, report.fixable)
+            if status != ExitCode.OK:
+                return status
+            report = lint(root, registry, evals)
+    except (UsageError, CheckoutError) as error:
+        return usage_error(str(error))
+    except RegistryError as error:
+        report_problems(error)
+        return ExitCode.USAGE
+    _print(report, args.format, cwd)
+    return ExitCode.WORK_REMAINS if report.findings else ExitCode.OK
+
+
+def _fix(root: Path, registry: Path, evals: list[str]) -> int:
+    # imported here: only --fix migrates (it loads the codemods' machinery)
+    from empty_migrate.cli.main import main
+
+    note(f"--fix: migrating {', '.join(evals)}")
+    selection = [arg for name in evals for arg in ("--eval", name)]
+    return main([*selection, "--repo", str(root), "--registry", str(registry)])
+
+
+def _print(report: LintReport, fmt: str, cwd: Path) -> None:
+    if fmt == "json":
+        findings = [
+            {
+                "path": _shown(finding.path, report, cwd),
+                "line": finding.line,
+                "col": finding.col,
+                "code": finding.code,
+                "message": finding.message,
+                "eval": finding.eval,
+            }
+            for finding in report.findings
+        ]
+        data = {
+            "findings": findings,
+            "fixable": report.fixable,
+            "suggested_entries": report.suggestions,
+        }
+        print(json.dumps(data, indent=2))
+        return
+    for finding in report.findings:
+        where = _shown(finding.path, report, cwd)
+        print(f"{where}:{finding.line}:{finding.col}: {finding.code} {finding.message}")
+    for name, text in report.suggestions.items():
+        print(f"\n# suggested registry entry: registry/evals/{name}.yaml")
+        print(text, end="")
+    if report.findings:
+        fixable = (
+            f"; --fix migrates {', '.join(report.fixable)}" if report.fixable else ""
+        )
+        note(f"{len(report.findings)} finding(s){fixable}")
+
+
+def _shown(path: str, report: LintReport, cwd: Path) -> str:
+    """A finding's path as the user's tools open it: from the current folder."""
+    return os.path.relpath(report.root / path, cwd)

@@ -59,6 +59,6 @@ def test_the_hook_blocks_a_commit_that_reverts_a_wrap(demo, tmp_path, monkeypatc
     assert commit.returncode != 0
     assert (
         f"{SCORER_PATH}:6:1: EM002 scorer demo_scorer is registered with "
-        "wrap_router but not wrapped in route_empty_responses" in commit.stdout
+        "wrap_router but not wrapped in route_empty_responses" in commit.stderr
     ), commit.stdout + commit.stderr
     assert git(repo, "log", "--format=%s").splitlines() == ["Initial commit"]

@@ -26,6 +26,7 @@ from empty_migrate.registry.loader import EVALS_DIR, RegistryError
 
 if TYPE_CHECKING:
     from empty_migrate.cli.common import Commands
+    from empty_migrate.registry.loader import Registry
 
 
 def add_lint_command(commands: "Commands") -> None:
@@ -70,7 +71,7 @@ def run_lint_command(args: argparse.Namespace) -> int:
         evals = evals_of(root, args.paths, cwd, shared)
         report = lint(root, registry, evals)
         if args.fix and report.fixable:
-            status = _fix(root, registry.directory, report.fixable)
+            status = _fix(root, registry, report.fixable)
             if status != ExitCode.OK:
                 return status
             report = lint(root, registry, evals)
@@ -83,13 +84,12 @@ def run_lint_command(args: argparse.Namespace) -> int:
     return ExitCode.WORK_REMAINS if report.findings else ExitCode.OK
 
 
-def _fix(root: Path, registry: Path, evals: list[str]) -> int:
-    # imported here: only --fix migrates (it loads the codemods' machinery)
-    from empty_migrate.cli.main import main
+def _fix(root: Path, registry: "Registry", evals: list[str]) -> int:
+    # imported here: only --fix migrates
+    from empty_migrate.cli.migrate import migrate_in_place
 
     note(f"--fix: migrating {', '.join(evals)}")
-    selection = [arg for name in evals for arg in ("--eval", name)]
-    return main([*selection, "--repo", str(root), "--registry", str(registry)])
+    return migrate_in_place(registry, root, evals)
 
 
 def _print(report: LintReport, fmt: str, cwd: Path) -> None:

@@ -185,15 +185,40 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         note(target.notice)
     if not writes:
         return _migrate(registry, target.path, evals, codemods, today, args, None)
+    return _migrate_under_lock(registry, target.path, evals, codemods, today, args)
+
+
+def migrate_in_place(registry: Registry, repo: Path, evals: list[str]) -> int:
+    """Migrate `evals` in the checkout `repo` as ``--eval`` does, dated today.
+
+    Every codemod of their entries, under the repository lock (exit 2 at once
+    if another run holds it), the summary on stderr: ``lint --fix``'s run.
+    """
+    if not check_or_report(registry, evals):
+        return ExitCode.USAGE
+    args = argparse.Namespace(
+        output_format="text", dry_run=False, check=False, show_shared=False, wait=False
+    )
+    today = datetime.date.today().isoformat()
+    codemods = select_codemods(None, None)
+    return _migrate_under_lock(registry, repo, evals, codemods, today, args)
+
+
+def _migrate_under_lock(
+    registry: Registry,
+    repo: Path,
+    evals: list[str],
+    codemods: Sequence["Declaration"],
+    today: str,
+    args: argparse.Namespace,
+) -> int:
     try:
         # held from before the tree is read until the last file is written
-        with repository_lock(target.path, args.wait, on_wait=note) as lock:
+        with repository_lock(repo, args.wait, on_wait=note) as lock:
             journal = Journal(lock.with_suffix(".journal"))
-            if cleared := recover(journal, target.path):
+            if cleared := recover(journal, repo):
                 note(cleared)  # before the tree is read: the run sees it whole
-            return _migrate(
-                registry, target.path, evals, codemods, today, args, journal
-            )
+            return _migrate(registry, repo, evals, codemods, today, args, journal)
     except (LockError, WriteError) as error:
         return usage_error(str(error))
 

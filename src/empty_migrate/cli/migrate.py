@@ -196,12 +196,17 @@ def migrate_in_place(registry: Registry, repo: Path, evals: list[str]) -> int:
     """
     if not check_or_report(registry, evals):
         return ExitCode.USAGE
-    args = argparse.Namespace(
-        output_format="text", dry_run=False, check=False, show_shared=False, wait=False
-    )
+    # the options' own defaults (an in-place text run), so a new option has one
+    args = _default_options()
     today = datetime.date.today().isoformat()
     codemods = select_codemods(None, None)
     return _migrate_under_lock(registry, repo, evals, codemods, today, args)
+
+
+def _default_options() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(add_help=False)
+    add_migrate_arguments(parser)
+    return parser.parse_args([])
 
 
 def _migrate_under_lock(

@@ -3,14 +3,14 @@
 `build_campaign_repo` writes the campaign's evals (``tests/delivery/
 conftest.py`` lists them) into a demo tree and commits it; `campaign` runs
 ``--all --branch-per-eval`` on it; `gamma_branch` is a planned branch given
-by hand, for the PR text (used by tests/pipeline too).
+by hand, on the foundation, for the PR text (used by tests/pipeline too).
 """
 
 import re
 from pathlib import Path
 
 from empty_migrate.cli.main import main
-from empty_migrate.delivery.branches import Branch
+from empty_migrate.delivery.branches import FOUNDATION, Branch
 from empty_migrate.pipeline.runner import EvalResult
 from tests.demo import (
     SHARED_HELPER,
@@ -154,19 +154,17 @@ def gamma_branch(**changes: object) -> Branch:
         EVAL_YAML: 'title: "Gamma: choices"\nversion: "3-B"\n',
         "src/inspect_evals/gamma/README.md": "# Gamma\n",
         "changelog.d/20261201_empty_migrate_gamma.md": "- Gamma (v3-B): ...\n",
-        ROUTER: "ROUTE = 1\n",
     }
     before = {
         **{path: "old\n" for path in files},
         EVAL_YAML: 'title: "Gamma: choices"\nversion: "2-B"\n',
-        ROUTER: "",
     }
     fields = {
         "key": "gamma",
         "evals": ("gamma",),
         "files": files,
-        "shared": (ROUTER,),
         "results": (result,),
         "before": before,
+        "on": FOUNDATION,
     }
     return Branch(**{**fields, **changes})

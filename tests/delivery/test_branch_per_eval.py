@@ -1,4 +1,5 @@
-"""``--branch-per-eval``: one branch per eval, resumable, in real git repositories."""
+"""``--branch-per-eval``: a foundation, then one branch per eval on it, resumable,
+in real git repositories."""
 
 import json
 import re
@@ -12,8 +13,10 @@ from empty_migrate.cli.main import main
 from tests.delivery.campaigns import CLOSES, ROUTER, TODAY, campaign
 from tests.demo import git
 
-BRANCHES = {"empty-policy/gamma", "empty-policy/shared", "empty-policy/utils.scorers"}
+FOUNDATION = "empty-policy/foundation"
+BRANCHES = {FOUNDATION, "empty-policy/gamma", "empty-policy/shared"}
 TEST_HELPER = "tests/utils/empty_response.py"
+SCORERS = "src/inspect_evals/utils/scorers.py"
 
 
 def branches(repo):
@@ -25,8 +28,8 @@ def refs(repo):
     return git(repo, "for-each-ref", "--format=%(refname) %(objectname)")
 
 
-def changed(repo, branch):
-    return set(git(repo, "diff", "--name-only", f"main...{branch}").split())
+def changed(repo, branch, base="main"):
+    return set(git(repo, "diff", "--name-only", f"{base}...{branch}").split())
 
 
 def untouched(repo):
@@ -35,46 +38,43 @@ def untouched(repo):
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
 
 
-def test_each_eval_gets_a_branch_of_its_files_and_the_shared_files_it_imports(
+def test_the_foundation_holds_the_shared_files_and_each_eval_branch_its_own(
     campaigned,
 ):
     repo = campaigned.repo
 
     untouched(repo)
     assert branches(repo) == BRANCHES
-    assert changed(repo, "empty-policy/gamma") == {
+    assert changed(repo, FOUNDATION) == {ROUTER, TEST_HELPER, SCORERS}
+    assert changed(repo, "empty-policy/gamma", FOUNDATION) == {
         "src/inspect_evals/gamma/gamma.py",
         "src/inspect_evals/gamma/eval.yaml",
         "src/inspect_evals/gamma/README.md",
         "changelog.d/20261201_empty_migrate_gamma.md",
         "tests/gamma/test_empty_response_policy.py",
-        ROUTER,
-        TEST_HELPER,
     }
     main_commit = git(repo, "rev-parse", "main").strip()
+    foundation = git(repo, "rev-parse", FOUNDATION).strip()
+    assert git(repo, "rev-parse", f"{FOUNDATION}^").strip() == main_commit
+    for branch in BRANCHES - {FOUNDATION}:
+        assert git(repo, "rev-parse", f"{branch}^").strip() == foundation
     for branch in BRANCHES:
-        assert git(repo, "rev-parse", f"{branch}^").strip() == main_commit
         for path in changed(repo, branch):
             if path.endswith(".py"):
                 text = git(repo, "show", f"{branch}:{path}")
                 compile(text, path, "exec")
-    # a shared file is byte for byte the same in every branch: any merge order works
-    router = {git(repo, "rev-parse", f"{b}:{ROUTER}") for b in BRANCHES}
-    assert len(router) == 1
     assert "empty-policy/delta" not in branches(repo)  # manual: no diff, no branch
 
 
-def test_branches_merge_in_any_order(campaigned):
+def test_the_foundations_pr_names_the_evals_its_shim_changes(campaigned):
     repo = campaigned.repo
-    orders = {"forward": sorted(BRANCHES), "backward": sorted(BRANCHES)[::-1]}
-    for name, order in orders.items():
-        git(repo, "checkout", "-q", "-b", name, "main")
-        for branch in order:
-            git(repo, "merge", "-q", "--no-edit", branch)
-        git(repo, "checkout", "-q", "main")
-    assert git(repo, "diff", "forward", "backward") == ""
-    merged = set(git(repo, "diff", "--name-only", "main", "forward").split())
-    assert merged == set().union(*(changed(repo, b) for b in BRANCHES))
+    pr = (repo / ".git/empty-migrate/pr/foundation.md").read_text()
+    assert "`preset_score_on_no_response`" in pr
+    assert "the evals that call it today (delta)" in pr
+    assert "An empty completion can be genuine silence" in pr  # the policy, once
+    gamma = (repo / ".git/empty-migrate/pr/gamma.md").read_text()
+    assert "An empty completion can be genuine silence" not in gamma
+    assert f"built on `{FOUNDATION}`" in gamma
 
 
 def test_evals_sharing_a_helper_get_one_branch_named_for_it(campaigned):
@@ -91,23 +91,6 @@ def test_evals_sharing_a_helper_get_one_branch_named_for_it(campaigned):
     assert message.startswith("alpha, beta: route non-answers")
     assert "one branch migrates them together" in " ".join(message.split())
     assert message.rstrip().endswith("Generated-by: empty-migrate 0.1.0")
-
-
-def test_a_changed_helper_no_eval_branch_needs_gets_its_own_branch(campaigned):
-    repo = campaigned.repo
-
-    assert changed(repo, "empty-policy/utils.scorers") == {
-        "src/inspect_evals/utils/scorers.py",
-        ROUTER,
-    }
-    # gamma imports nothing from utils/scorers.py: its branch leaves it alone
-    assert "src/inspect_evals/utils/scorers.py" not in changed(
-        repo, "empty-policy/gamma"
-    )
-    pr = (repo / ".git/empty-migrate/pr/utils.scorers.md").read_text()
-    assert "`preset_score_on_no_response`" in pr
-    assert "the evals that call it today (delta)" in pr
-    assert "merge this branch after theirs" in pr
 
 
 def test_a_second_run_changes_nothing(repo, registry, capsys):
@@ -164,10 +147,14 @@ def test_a_branch_the_tool_did_not_make_is_never_touched(repo, registry, capsys)
     assert campaign(repo, registry, "--dry-run") == 0
     out = capsys.readouterr().out
     assert (
-        "empty-policy/gamma (gamma): exists, was not made by empty-migrate: "
+        "empty-policy/gamma (gamma, on empty-policy/foundation): exists, was not "
+        "made by empty-migrate: "
         "would be left untouched"
     ) in out
-    assert "empty-policy/shared (alpha, beta): exists, made by empty-migrate" in out
+    assert (
+        "empty-policy/shared (alpha, beta, on empty-policy/foundation): exists, "
+        "made by empty-migrate"
+    ) in out
 
 
 def test_replace_existing_rebuilds_the_tools_own_branches_only(campaigned, capsys):
@@ -263,10 +250,12 @@ def test_dry_run_lists_branches_and_files_and_creates_nothing(repo, registry, ca
     assert campaign(repo, registry, "--dry-run") == 0
 
     out = capsys.readouterr().out
-    assert "empty-policy/gamma (gamma): would create" in out
+    assert "empty-policy/gamma (gamma, on empty-policy/foundation): would create" in out
     assert "  src/inspect_evals/gamma/gamma.py\n" in out
-    assert f"  {ROUTER}  (shared)\n" in out
-    assert "empty-policy/utils.scorers ((shared module)): would create" in out
+    assert (
+        f"{FOUNDATION} (the files the evals share): would create\n"
+        f"  {ROUTER}\n  {SCORERS}\n  {TEST_HELPER}\n"
+    ) in out
     assert refs(repo) == before
     assert not (repo / ".git/empty-migrate").exists()
     untouched(repo)
@@ -299,11 +288,13 @@ def test_pr_text_follows_the_targets_template_section_by_section(
     assert "`tests/gamma/test_empty_response_policy.py`" in text
     assert "uv run pytest tests/gamma" in text
     out = capsys.readouterr().out
+    assert f"gh pr create --draft --base main --head {FOUNDATION} " in out
     assert (
-        "gh pr create --draft --base main --head empty-policy/gamma --title "
+        f"gh pr create --draft --base {FOUNDATION} --head empty-policy/gamma --title "
         f"'gamma: route non-answers through the empty-response policy' "
         f"--body-file {pr_dir / 'gamma.md'}"
     ) in out
+    assert out.index(f"--head {FOUNDATION}") < out.index("--head empty-policy/gamma")
     untouched(repo)  # the PR folder is outside the repository here
 
 
@@ -340,6 +331,7 @@ def test_campaign_status_shows_each_branch_as_it_is_now(campaigned, capsys):
     out = capsys.readouterr().out
     assert re.search(r"empty-policy/gamma +missing", out)
     assert re.search(r"empty-policy/shared +done +[0-9a-f]{12} +alpha, beta", out)
+    assert re.search(r"empty-policy/foundation +done +[0-9a-f]{12} +\(foundation\)", out)
     assert "3 branch(es) from main: 2 done, 1 missing" in out
 
     assert main(["campaign", "status", "--repo", str(repo), "--format", "json"]) == 0
@@ -410,5 +402,5 @@ def test_a_base_other_than_the_checkout(repo, registry):
 
     assert git(repo, "symbolic-ref", "--short", "HEAD").strip() == "work"
     main_commit = git(repo, "rev-parse", "main").strip()
-    assert git(repo, "rev-parse", "empty-policy/gamma^").strip() == main_commit
+    assert git(repo, "rev-parse", f"{FOUNDATION}^").strip() == main_commit
     assert "work.txt" not in changed(repo, "empty-policy/gamma")

@@ -206,9 +206,10 @@ def test_a_pr_text_that_cannot_be_written_leaves_its_branch_unmade(
 
     err = capsys.readouterr().err
     assert f"empty-migrate: cannot write {tmp_path / 'prs/gamma.md'}: " in err
-    assert err.count("\n") == 2  # the first branch's line, then this one
+    assert err.count("\n") == 3  # the first branches' lines, then this one
     recorded = json.loads((repo / STATE).read_text())["branches"]
-    assert branches(repo) == set(recorded) == {"empty-policy/shared"}
+    made = {"empty-policy/foundation", "empty-policy/shared"}
+    assert branches(repo) == set(recorded) == made
     untouched(repo)
 
 
@@ -222,7 +223,7 @@ def test_a_detached_head_needs_a_base(repo, registry, capsys):
 
     assert campaign(repo, registry, "--base", "main") == 0
     out = capsys.readouterr().out
-    assert "gh pr create --draft --base main --head empty-policy/gamma" in out
+    assert "gh pr create --draft --base main --head empty-policy/foundation" in out
     assert branches(repo) == BRANCHES
     assert git(repo, "status", "--porcelain", "--untracked-files=all") == ""
 
@@ -272,7 +273,8 @@ def test_a_ref_that_cannot_move_leaves_no_record_claiming_it(repo, registry, cap
     assert "empty-policy/gamma changed while the campaign ran" in err
     recorded = json.loads((repo / STATE).read_text())["branches"]
     assert "empty-policy/gamma" not in recorded
-    assert branches(repo) == set(recorded) == {"empty-policy/shared"}
+    made = {"empty-policy/foundation", "empty-policy/shared"}
+    assert branches(repo) == set(recorded) == made
     untouched(repo)
 
 

@@ -10,11 +10,10 @@ import pytest
 from empty_migrate.audit import run as audit_run
 from empty_migrate.cli.main import main
 from empty_migrate.delivery.branches import (
+    FOUNDATION,
     PlanError,
     changed_definitions,
-    imported_modules,
-    module_name,
-    needed_shared,
+    foundation_paths,
     plan_branches,
 )
 from empty_migrate.delivery.git import uses_conventional_commits
@@ -31,46 +30,59 @@ SCORERS_AFTER = (
 )
 
 
-def test_module_names_and_relative_imports():
-    assert module_name(SCORERS) == "inspect_evals.utils.scorers"
-    assert module_name("src/inspect_evals/utils/__init__.py") == "inspect_evals.utils"
-    assert module_name("tests/utils/empty_response.py") == "tests.utils.empty_response"
-    text = "from . import scorer\nfrom ..utils.empty_response import route\n"
-    modules = imported_modules(text, "src/inspect_evals/gamma/gamma.py")
-    assert "inspect_evals.gamma.scorer" in modules
-    assert "inspect_evals.utils.empty_response" in modules
-
-
 def test_changed_definitions_are_the_functions_whose_source_differs():
     assert changed_definitions(SCORERS_BEFORE, SCORERS_AFTER) == ["preset"]
 
 
-def test_a_new_shared_module_is_needed_when_imported_transitively():
-    texts = {
-        "src/inspect_evals/gamma/gamma.py": "from inspect_evals.utils import helper\n",
-        "src/inspect_evals/utils/helper.py": (
-            "from inspect_evals.utils.empty_response import route\n"
-        ),
-        ROUTER: "ROUTE = 1\n",
-    }
-    shared = {"src/inspect_evals/utils/helper.py", ROUTER}
-    before = {path: "" for path in shared}
-    assert needed_shared(
-        ["src/inspect_evals/gamma/gamma.py"], texts, shared, before
-    ) == (shared)
+def _rewrite(path, *codemods, before="old\n"):
+    return FileResult(path, "rewritten", before, "new\n", codemods or ("wrap_router",))
 
 
-def test_an_existing_shared_module_is_needed_only_for_what_changed_in_it():
-    texts = {
-        "src/inspect_evals/a/a.py": "from inspect_evals.utils.scorers import other\n",
-        "src/inspect_evals/b/b.py": "from inspect_evals.utils.scorers import preset\n",
-        SCORERS: SCORERS_AFTER,
-        ROUTER: "def route(x):\n    return x\n",
+def test_the_foundation_holds_declared_shared_files_and_files_of_several_groups():
+    run = RunResult(
+        [
+            EvalResult(
+                "alpha",
+                [
+                    _rewrite("src/inspect_evals/alpha/alpha.py"),
+                    _rewrite(ROUTER, "install_router", before=""),
+                    _rewrite("src/inspect_evals/utils/common.py"),
+                ],
+            ),
+            EvalResult(
+                "beta",
+                [
+                    _rewrite("src/inspect_evals/beta/beta.py"),
+                    _rewrite("src/inspect_evals/utils/common.py"),
+                ],
+            ),
+            EvalResult("gamma", [_rewrite("src/inspect_evals/utils/own.py")]),
+            EvalResult("delta", [_rewrite("src/inspect_evals/utils/own.py")]),
+        ],
+        [["alpha"], ["beta"], ["gamma", "delta"]],
+    )
+    assert foundation_paths(run, [[e] for e in run.evals[:2]]) == {
+        ROUTER,
+        "src/inspect_evals/utils/common.py",
     }
-    shared = {SCORERS, ROUTER}
-    before = {SCORERS: SCORERS_BEFORE, ROUTER: ""}
-    assert needed_shared(["src/inspect_evals/a/a.py"], texts, shared, before) == set()
-    assert needed_shared(["src/inspect_evals/b/b.py"], texts, shared, before) == shared
+    planned = plan_branches(run, Path("."))
+    keys = [branch.key for branch in planned]
+    assert keys == [FOUNDATION, "alpha", "beta", "own"]
+    assert planned[0].is_foundation and planned[0].on is None
+    assert all(branch.on == FOUNDATION for branch in planned[1:])
+    assert set(planned[1].files) == {"src/inspect_evals/alpha/alpha.py"}
+    # a module one group's evals share goes with them, not into the foundation
+    assert set(planned[3].files) == {"src/inspect_evals/utils/own.py"}
+    assert planned[3].evals == ("gamma", "delta")
+
+
+def test_without_shared_files_the_branches_are_on_the_base():
+    run = RunResult(
+        [EvalResult("alpha", [_rewrite("src/inspect_evals/alpha/alpha.py")])],
+        [["alpha"]],
+    )
+    (planned,) = plan_branches(run, Path("."))
+    assert planned.key == "alpha" and planned.on is None
 
 
 def test_two_branches_of_one_name_are_refused():

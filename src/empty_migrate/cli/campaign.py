@@ -1,4 +1,4 @@
-"""``--branch-per-eval`` and ``campaign status``: parse, print, set exit codes."""
+"""``--branch-per-eval``, ``campaign status`` and ``rebase``: parse, print, exit."""
 
 import argparse
 import json
@@ -16,9 +16,6 @@ from empty_migrate.target.corpus import CorpusError, resolve_target
 from empty_migrate.target.files import WriteError
 from empty_migrate.target.lock import LockError, repository_lock
 
-DELIVERED = ("created", "replaced", "unchanged")
-"""What a campaign did to a branch that holds this run's migration."""
-
 if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
     from empty_migrate.cli.common import Commands
     from empty_migrate.codemods.kit.declaration import Declaration
@@ -33,8 +30,9 @@ def add_branch_arguments(group: argparse._ArgumentGroup) -> list[argparse.Action
         group.add_argument(
             "--branch-per-eval",
             action="store_true",
-            help="commit each eval's migration on its own branch, empty-policy/<eval>, "
-            "with a PR text; the work tree is not touched",
+            help="commit the files the evals share on empty-policy/foundation and "
+            "each eval's migration on its own branch on it, empty-policy/<eval>, "
+            "each with a PR text; the work tree is not touched",
         ),
         group.add_argument(
             "--base",
@@ -85,7 +83,7 @@ BRANCH_ONLY = (
 
 
 def add_campaign_command(commands: "Commands") -> None:
-    """Register ``campaign status`` on the top-level parser."""
+    """Register ``campaign status`` and ``campaign rebase`` on the top-level parser."""
     campaign = commands.add_parser(
         "campaign", help="the branches a --branch-per-eval run made"
     )
@@ -93,6 +91,22 @@ def add_campaign_command(commands: "Commands") -> None:
     show = actions.add_parser("status", help="each branch, its evals and state")
     show.add_argument("--repo", default=".", help="the git checkout (default: .)")
     add_format_option(show, aliases={"table": "text"})
+    move = actions.add_parser(
+        "rebase",
+        help="once empty-policy/foundation has merged, move the eval branches "
+        "onto the base",
+    )
+    move.add_argument("--repo", default=".", help="the git checkout (default: .)")
+    move.add_argument(
+        "--onto",
+        metavar="BRANCH",
+        help="the branch the foundation merged into (default: the campaign's base)",
+    )
+    move.add_argument(
+        "--wait",
+        action="store_true",
+        help="if another run is writing to the repository, wait for it",
+    )
 
 
 def branch_option_misuse(args: argparse.Namespace) -> str | None:
@@ -240,6 +254,7 @@ def _dirty(git: "GitRepo", pr_dir: Path) -> str | None:
 
 
 def _print_plan(git: "GitRepo", deliveries: list["Delivery"], base: str) -> None:
+    from empty_migrate.delivery.branches import PREFIX
     from empty_migrate.delivery.campaign import OWNERSHIP, State, ownership
 
     state = State.load(git.git_dir)
@@ -252,10 +267,11 @@ def _print_plan(git: "GitRepo", deliveries: list["Delivery"], base: str) -> None
             action = "exists, made by empty-migrate"
         else:
             action = f"exists, {OWNERSHIP[owner]}: would be left untouched"
-        evals = ", ".join(branch.evals) or "(shared module)"
-        print(f"{branch.name} ({evals}): {action}")
+        evals = ", ".join(branch.evals) or "the files the evals share"
+        on = f", on {PREFIX + branch.on}" if branch.on else ""
+        print(f"{branch.name} ({evals}{on}): {action}")
         for path in branch.changed_files():
-            print(f"  {path}{'  (shared)' if path in branch.shared else ''}")
+            print(f"  {path}")
         if branch.note:
             print(f"  note: {branch.note}")
         for path, review in branch.review():
@@ -275,7 +291,14 @@ def _report(outcome: "Outcome") -> None:
 def _print_pr_commands(
     deliveries: list["Delivery"], outcomes: list["Outcome"], base: str
 ) -> None:
-    """One ``gh pr create --draft`` per delivered branch, printed, never run."""
+    """One ``gh pr create --draft`` per delivered branch, printed, never run.
+
+    Each goes into the branch it is built on: the foundation's into the base,
+    the others' into the foundation (printed first).
+    """
+    from empty_migrate.delivery.branches import PREFIX
+    from empty_migrate.delivery.campaign import DELIVERED
+
     by_name = {d.branch.name: d for d in deliveries}
     delivered = [o for o in outcomes if o.action in DELIVERED]
     if not delivered:
@@ -284,9 +307,10 @@ def _print_pr_commands(
     print("git push origin 'refs/heads/empty-policy/*:refs/heads/empty-policy/*'")
     for outcome in delivered:
         delivery = by_name[outcome.branch]
+        on = PREFIX + delivery.branch.on if delivery.branch.on else base
         command = [
             "gh", "pr", "create", "--draft",
-            "--base", base,
+            "--base", on,
             "--head", outcome.branch,
             "--title", delivery.title,
             "--body-file", str(outcome.pr),
@@ -296,6 +320,8 @@ def _print_pr_commands(
 
 def _print_review(deliveries: list["Delivery"], outcomes: list["Outcome"]) -> None:
     """On stderr, each delivered branch's comments to review (its PR lists them)."""
+    from empty_migrate.delivery.campaign import DELIVERED
+
     delivered = {o.branch for o in outcomes if o.action in DELIVERED}
     for delivery in deliveries:
         if delivery.branch.name in delivered:
@@ -304,6 +330,8 @@ def _print_review(deliveries: list["Delivery"], outcomes: list["Outcome"]) -> No
 
 
 def _summary(outcomes: list["Outcome"], planned: "Plan", total: int) -> int:
+    from empty_migrate.delivery.campaign import DELIVERED
+
     counts: dict[str, int] = {}
     for outcome in outcomes:
         counts[outcome.action] = counts.get(outcome.action, 0) + 1
@@ -318,6 +346,61 @@ def _summary(outcomes: list["Outcome"], planned: "Plan", total: int) -> int:
 
 
 def run_campaign_command(args: argparse.Namespace) -> int:
+    """``campaign status`` or ``campaign rebase``."""
+    if args.action == "rebase":
+        return _rebase(args)
+    return _status(args)
+
+
+def _rebase(args: argparse.Namespace) -> int:
+    """Move the eval branches off a merged foundation onto the base; print how."""
+    from empty_migrate.delivery import campaign
+    from empty_migrate.delivery.git import GitError, GitRepo
+
+    try:
+        git = GitRepo(Path(args.repo).expanduser().resolve())
+    except GitError as error:
+        note(str(error))
+        return ExitCode.USAGE
+    try:
+        onto = args.onto or campaign.State.load(git.git_dir).base
+        if onto is None:
+            note("no campaign in this repository: nothing to rebase")
+            return ExitCode.USAGE
+        onto_commit = git.resolve(onto)
+        with repository_lock(git.root, args.wait, on_wait=note):
+            outcomes = campaign.rebase(git, onto, onto_commit, _report)
+    except (GitError, LockError, campaign.NotMerged) as error:
+        note(str(error))
+        return ExitCode.USAGE
+    except campaign.CampaignInterrupted as stop:
+        note(
+            f"{described(stop.signum)}: moved {len(stop.outcomes)} of "
+            f"{len(stop.outcomes) + len(stop.pending)} branches, each complete; "
+            "run the same command again to move the rest"
+        )
+        return exit_status(stop.signum)
+    except OSError as error:
+        note(f"cannot write {error.filename2 or error.filename}: {error.strerror}")
+        return ExitCode.TOOL_ERROR
+    finally:
+        git.close()
+    return _print_rebased(outcomes, onto)
+
+
+def _print_rebased(outcomes: list["Outcome"], onto: str) -> int:
+    moved = [o.branch for o in outcomes if o.action == "rebased"]
+    if moved:
+        print("# push the moved branches, then point their PRs at the base:")
+        print(shlex.join(["git", "push", "--force-with-lease", "origin", *moved]))
+        for name in moved:
+            print(shlex.join(["gh", "pr", "edit", name, "--base", onto]))
+    total = len(outcomes)
+    note(f"{total} branch(es) on the foundation: {len(moved)} moved onto {onto}")
+    return ExitCode.OK if len(moved) == len(outcomes) else ExitCode.WORK_REMAINS
+
+
+def _status(args: argparse.Namespace) -> int:
     """``campaign status``: the recorded branches as they are now."""
     from empty_migrate.delivery.campaign import status
     from empty_migrate.delivery.git import GitError, GitRepo
@@ -345,7 +428,7 @@ def run_campaign_command(args: argparse.Namespace) -> int:
     for row in rows:
         commit = (row.commit or "-")[:12]
         detail = f"  {row.detail}" if row.detail else ""
-        evals = ", ".join(row.evals) or "(shared module)"
+        evals = ", ".join(row.evals) or "(foundation)"
         print(f"{row.branch:<{width}}{row.status:<9}{commit:<14}{evals}{detail}")
     counts: dict[str, int] = {}
     for row in rows:

@@ -1,21 +1,19 @@
-"""Split a migration run into branches that each stand alone.
+"""Split a migration run into a foundation branch and small branches on it.
 
-One branch per eval with changes: its own files (scorers, tests, eval.yaml,
-README, changelog fragment) plus the shared files its code imports (the
-router module, the emitted tests' helper), so every branch can be merged on
-its own and in any order: branches that add the same shared file add it
-byte for byte alike, which git merges cleanly.
+The foundation holds every file the evals' migrations share: a file its
+codemods declare shared (the router module, the emitted tests' helper, the
+deprecated preset helper become a shim over the router), and any file the
+migrations of more than one group of evals rewrite. Each eval's branch is
+built on the foundation and holds only that eval's own files: its folder
+under ``src/inspect_evals/``, ``tests/<eval>/`` and its ``changelog.d/``
+fragment. So a reviewer reads the shared code once, in the foundation's pull
+request, and the eval branches merge after it in any order and any subset.
 
-Two cases are made explicit rather than hidden in an eval's branch:
-
-- evals the run migrated together because they share a scorer helper (the
-  AIME family's ``utils/aime_common.py``) get one branch, named for the helper:
-  a branch for one of them would change the others' scores without their
-  version bumps;
-- an existing file every eval shares that the run changes but no eval's code
-  needs (the deprecated ``preset_score_on_no_response`` becoming a shim over
-  the router) gets a branch of its own. It changes the scores of the evals
-  that still call it, so its note names them: merge it after their branches.
+Evals the run migrated together because they share a scorer module (the AIME
+family's ``utils/aime_common.py``) get one branch, named for the module, that
+holds the module with their own files: a branch for one of them, or the
+module in the foundation, would change the others' scores without their
+version bumps.
 """
 
 import ast
@@ -26,11 +24,12 @@ from pathlib import Path, PurePosixPath
 from empty_migrate.pipeline.comment_review import ReviewNote
 from empty_migrate.pipeline.migrate import RunResult, is_shared
 from empty_migrate.pipeline.runner import EvalResult, FileResult
-from empty_migrate.source import syntax
 from empty_migrate.target.text_files import restored
 
 PREFIX = "empty-policy/"
 """Every branch the campaign makes is named under this prefix."""
+FOUNDATION = "foundation"
+"""The key of the branch of the shared files, which every other one is built on."""
 
 
 class PlanError(Exception):
@@ -42,34 +41,39 @@ class Branch:
     """One branch to make: its name, the evals it migrates, its files' texts.
 
     Attributes:
-        key: The name after the prefix: the eval, the shared helper's stem,
-            or the shared module's dotted name.
-        evals: The evals whose migration it holds (none for a shared module).
-        files: Every file it changes, by path, with its final text.
-        shared: The paths among `files` that other branches change alike.
+        key: The name after the prefix: the eval, the shared scorer module's
+            stem, or `FOUNDATION`.
+        evals: The evals whose migration it holds (none for the foundation).
+        files: Every file it changes against its base, by path, with its final text.
         results: The run's result for each of `evals`.
-        before: Each changed file's text at the base ("" for a new file).
+        before: Each changed file's text at the campaign's base ("" for a new file).
         note: Why the branch is not a plain one-eval branch, if it is not.
-        callers: For a shared module's branch, the eval packages whose code
-            calls what it changes (merge it after theirs).
+        callers: For the foundation, the eval packages whose code at the base
+            calls a definition it changes (their scores change through it).
         found: The base's own text of each of `files` whose line ends or BOM
             the migration saw normalized (see `contents`).
+        on: The key of the branch it is built on (None: the campaign's base).
     """
 
     key: str
     evals: tuple[str, ...]
     files: dict[str, str]
-    shared: tuple[str, ...]
     results: tuple[EvalResult, ...]
     before: dict[str, str]
     note: str | None = None
     callers: tuple[str, ...] = ()
     found: dict[str, str] = field(default_factory=dict)
+    on: str | None = None
 
     @property
     def name(self) -> str:
         """The git branch name, ``empty-policy/<key>``."""
         return PREFIX + self.key
+
+    @property
+    def is_foundation(self) -> bool:
+        """Whether it is the branch of the shared files."""
+        return self.key == FOUNDATION and not self.evals
 
     def contents(self) -> dict[str, str]:
         """Its files' final texts as committed: in their own line ends and BOM."""
@@ -78,9 +82,8 @@ class Branch:
         }
 
     def changed_files(self) -> list[str]:
-        """The paths it changes, its own first, then the shared ones."""
-        own = sorted(p for p in self.files if p not in self.shared)
-        return own + sorted(self.shared)
+        """The paths it changes against its base, sorted."""
+        return sorted(self.files)
 
     def review(self) -> list[tuple[str, ReviewNote]]:
         """(path, note) of each comment on code its evals' migration changed."""
@@ -95,25 +98,29 @@ class Branch:
 def plan_branches(run: RunResult, base: Path) -> list[Branch]:
     """The branches for `run`, computed against the base tree at `base`.
 
-    Evals with no changes (skipped, failed, already migrated) get none.
+    The foundation comes first, when the run changes a shared file; every
+    other branch is built on it. Evals with no changes (skipped, failed,
+    already migrated) get none.
 
     Raises:
         PlanError: If two branches would have the same name.
     """
     final = run.changed_files()
     firsts = _first_rewrites(run)
-    shared = {path for path, file in firsts.items() if is_shared(file)}
     before = {path: file.before for path, file in firsts.items()}
     by_name = {result.eval: result for result in run.evals}
+    changed_groups = [
+        [by_name[n] for n in group if by_name[n].status == "rewritten"]
+        for group in run.groups
+    ]
+    changed_groups = [group for group in changed_groups if group]
+    common = foundation_paths(run, changed_groups)
     branches: list[Branch] = []
-    for group in run.groups:
-        changed = [by_name[n] for n in group if by_name[n].status == "rewritten"]
-        if changed:
-            branches.append(_eval_branch(changed, final, shared, before))
-    needed = {path for branch in branches for path in branch.shared}
-    for path in sorted(shared - needed):
-        if before[path]:  # an existing file changed for everyone
-            branches.append(_shared_branch(path, final, shared, before, base))
+    if common:
+        branches.append(_foundation(common, final, before, base))
+    on = FOUNDATION if common else None
+    for group in changed_groups:
+        branches.append(_eval_branch(group, final, common, before, on))
     found = run.found_texts()
     branches = [
         replace(b, found={p: found[p] for p in b.files if p in found}) for b in branches
@@ -126,6 +133,26 @@ def plan_branches(run: RunResult, base: Path) -> list[Branch]:
             "evals in separate runs"
         )
     return branches
+
+
+def foundation_paths(run: RunResult, groups: list[list[EvalResult]]) -> set[str]:
+    """The rewritten paths every branch builds on.
+
+    A path is the foundation's when a codemod that rewrote it declares it a
+    file every migrated eval shares, or when the migrations of evals in more
+    than one group rewrote it; any other path goes with its group.
+    """
+    writers: dict[str, set[int]] = {}
+    declared: set[str] = set()
+    for number, group in enumerate(groups):
+        for result in group:
+            for file in result.files:
+                if file.status != "rewritten":
+                    continue
+                writers.setdefault(file.path, set()).add(number)
+                if is_shared(file):
+                    declared.add(file.path)
+    return declared | {path for path, seen in writers.items() if len(seen) > 1}
 
 
 def _first_rewrites(run: RunResult) -> dict[str, FileResult]:
@@ -141,115 +168,76 @@ def _first_rewrites(run: RunResult) -> dict[str, FileResult]:
 def _eval_branch(
     results: list[EvalResult],
     final: dict[str, str],
-    shared: set[str],
+    common: set[str],
     before: dict[str, str],
+    on: str | None,
 ) -> Branch:
     own = {
         f.path
         for result in results
         for f in result.files
-        if f.status == "rewritten" and f.path not in shared
+        if f.status == "rewritten" and f.path not in common
     }
-    needs = needed_shared(own, final, shared, before)
     evals = tuple(result.eval for result in results)
     key, note = evals[0], None
     if len(evals) > 1:
-        helpers = sorted(p for p in own if not _belongs_to_any(p, evals))
+        helpers = sorted(p for p in own if not belongs_to_any(p, evals))
         key = "+".join(PurePosixPath(p).stem for p in helpers) or "+".join(evals)
         note = (
             f"{', '.join(evals)} share {', '.join(f'`{h}`' for h in helpers)}: "
             "one branch migrates them together, so each gets its version bump "
             "and changelog entry with the change to its scores"
         )
-    files = {path: final[path] for path in own | needs}
+    files = {path: final[path] for path in own}
     return Branch(
         key,
         evals,
         files,
-        tuple(sorted(needs)),
         tuple(results),
         {path: before[path] for path in files},
         note,
+        on=on,
     )
 
 
-def _shared_branch(
-    path: str,
-    final: dict[str, str],
-    shared: set[str],
-    before: dict[str, str],
-    base: Path,
+def _foundation(
+    common: set[str], final: dict[str, str], before: dict[str, str], base: Path
 ) -> Branch:
-    needs = needed_shared({path}, final, shared, before) - {path}
-    module = module_name(path)
-    changed = changed_definitions(before[path], final[path])
-    callers = tuple(_callers(base, path, changed))
-    names = ", ".join(f"`{name}`" for name in changed)
-    note = f"changes {names} in `{path}`, which evals share; " + (
-        f"the evals that call it today ({', '.join(callers)}) score differently "
-        "through it until their own branches replace the call: merge this "
-        "branch after theirs"
-        if callers
-        else "no eval calls it today"
-    )
-    files = {p: final[p] for p in {path} | needs}
+    callers: set[str] = set()
+    changes = []
+    for path in sorted(p for p in common if before[p] and p.endswith(".py")):
+        names = changed_definitions(before[path], final[path])
+        callers.update(_callers(base, path, names))
+        if names:
+            listed = ", ".join(f"`{name}`" for name in names)
+            changes.append(f"{listed} in `{path}`")
+    note = None
+    if changes:
+        note = f"changes {'; '.join(changes)}, which evals share; " + (
+            f"the evals that call it today ({', '.join(sorted(callers))}) score "
+            "differently through it until their own branches replace the call: "
+            "merge theirs soon after this one"
+            if callers
+            else "no eval calls it today"
+        )
+    files = {p: final[p] for p in common}
     return Branch(
-        module.removeprefix("inspect_evals."),
+        FOUNDATION,
         (),
         files,
-        tuple(sorted(needs)),
         (),
         {p: before[p] for p in files},
         note,
-        callers,
+        tuple(sorted(callers)),
     )
 
 
-def _belongs_to_any(path: str, evals: Iterable[str]) -> bool:
+def belongs_to_any(path: str, evals: Iterable[str]) -> bool:
     """Whether `path` is one of the evals' own files (or a changelog fragment)."""
     return path.startswith("changelog.d/") or any(
         path.startswith((f"src/inspect_evals/{name}/", f"tests/{name}/"))
         for name in evals
     )
-
-
-def needed_shared(
-    paths: Iterable[str],
-    texts: dict[str, str],
-    shared: set[str],
-    before: dict[str, str],
-) -> set[str]:
-    """The shared files that the Python files in `paths` need, transitively.
-
-    A new shared file (the router module) is needed when it is imported. An
-    existing one (``utils/scorers.py``, which many evals import for other
-    helpers) is needed only when the importing code names a definition the
-    run changed in it: a branch must not carry a change its eval does not use.
-    """
-    changed = {
-        path: changed_definitions(before[path], texts[path])
-        for path in shared
-        if before[path]
-    }
-    found: set[str] = set()
-    pending = [p for p in paths if p.endswith(".py")]
-    while pending:
-        path = pending.pop()
-        for module in imported_modules(texts[path], path):
-            for candidate in module_paths(module):
-                if candidate not in shared or candidate in found:
-                    continue
-                names = changed.get(candidate)
-                if names is None or any(name in texts[path] for name in names):
-                    found.add(candidate)
-                    pending.append(candidate)
-    return found
-
-
-def imported_modules(text: str, path: str) -> set[str]:
-    """Every module the file at `path` could import (see `syntax.imported_modules`)."""
-    package = module_name(path).rpartition(".")[0]
-    return syntax.imported_modules(ast.parse(text), package)
 
 
 def module_paths(module: str) -> list[str]:
@@ -260,14 +248,6 @@ def module_paths(module: str) -> list[str]:
         for root in ("src/", "")
         for suffix in (".py", "/__init__.py")
     ]
-
-
-def module_name(path: str) -> str:
-    """``src/inspect_evals/utils/scorers.py`` -> ``inspect_evals.utils.scorers``."""
-    parts = PurePosixPath(path.removeprefix("src/")).with_suffix("").parts
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
 
 
 def changed_definitions(before: str, after: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Deliver a migration as one branch per eval, resumably.
+"""Deliver a migration as a foundation branch and one branch per eval, resumably.
 
 The campaign's state file, ``<git dir>/empty-migrate/campaign.json``, records
 each branch the tool made (its evals, commit and base). It is how a branch the
@@ -17,6 +17,12 @@ whole (staged, then renamed); runs that write hold the repository's lock
 Each branch is made with Ctrl-C held: its commit, its PR text, its ref and the
 state file are all written, or none of them, and the run stops after it.
 
+The foundation (`branches.FOUNDATION`) is made first, on the base; every
+other branch is made on the commit it holds. Once the foundation has merged
+into the base (its files there equal its own, so a squash merge counts), a
+re-run, or ``campaign rebase`` without one, moves the eval branches onto the
+base: each keeps its own files, now on the base's tree (`rebase`).
+
 An eval whose files are symlinks in the base commit, or lie under a symlinked
 folder there, gets no branch (`Plan.skipped`): a branch stores regular files,
 never a link where the code should be, and nothing is written through a link.
@@ -29,7 +35,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from empty_migrate.codemods.kit.declaration import Declaration
-from empty_migrate.delivery.branches import PREFIX, Branch, plan_branches
+from empty_migrate.delivery.branches import (
+    FOUNDATION,
+    PREFIX,
+    Branch,
+    plan_branches,
+)
 from empty_migrate.delivery.git import (
     GitError,
     GitRepo,
@@ -70,6 +81,8 @@ class Record:
     pending: str | None = None
     """The commit the tool was about to point the branch at, until it is recorded
     there: the branch is the tool's at either commit."""
+    on: str | None = None
+    """The branch it was made on (the foundation), or None: on the base."""
 
 
 @dataclass
@@ -152,6 +165,12 @@ class Plan:
     """Eval -> why its migration failed; it gets no branch."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Branch -> why it cannot be made (a file to write is a symlink)."""
+
+    @property
+    def foundation(self) -> Delivery | None:
+        """The foundation's delivery, if this run has shared files to deliver."""
+        first = self.deliveries[0] if self.deliveries else None
+        return first if first and first.branch.is_foundation else None
 
 
 Measure = Callable[[Sequence[Branch], Path], list[Behaviour]]
@@ -238,16 +257,22 @@ def _not_migrated(run: RunResult) -> dict[str, str]:
 def _storable(
     branches: list[Branch], base: Listing
 ) -> tuple[list[Branch], dict[str, str]]:
-    """The branches whose files the base can hold, and why each other cannot."""
+    """The branches whose files the base can hold, and why each other cannot.
+
+    A branch on a foundation that cannot be made cannot be made either.
+    """
     kept: list[Branch] = []
     skipped: dict[str, str] = {}
     for branch in branches:
         problems = [base.obstacle(path) for path in branch.changed_files()]
         problem = next((p for p in problems if p), None)
+        if problem is None and branch.on and PREFIX + branch.on in skipped:
+            skipped[branch.name] = f"it is built on {PREFIX + branch.on}, skipped"
+            continue
         if problem is None:
             kept.append(branch)
             continue
-        evals = ", ".join(branch.evals) or "a shared module"
+        evals = ", ".join(branch.evals) or "the shared files"
         skipped[branch.name] = (
             f"{problem} in the base commit, and a branch stores files, not links: "
             f"no branch for {evals}"
@@ -283,8 +308,11 @@ def deliver(
 ) -> list[Outcome]:
     """Make each delivery's branch (and PR text) unless it is done; in order.
 
-    The plan's failed evals are recorded first; they get no branch. Call it
-    with the repository's lock held (`empty_migrate.target.lock`).
+    The plan's failed evals are recorded first; they get no branch. The
+    foundation is made first; each other branch on the commit the foundation's
+    branch then holds. If the foundation's branch does not hold this run's
+    (not the tool's, or out of date), the others are not made (`blocked`).
+    Call it with the repository's lock held (`empty_migrate.target.lock`).
 
     Raises:
         CampaignInterrupted: If a stop signal arrived; the branches before it are
@@ -303,9 +331,19 @@ def deliver(
     update_state(git.git_dir, record_failures)
     deliveries = plan.deliveries
     outcomes: list[Outcome] = []
+    on: dict[str, Outcome] = {}
     with held_stops() as stopped:
         for index, delivery in enumerate(deliveries):
-            outcome = _deliver_one(git, delivery, base_commit, pr_dir, replace)
+            under = on.get(delivery.branch.on or "")
+            if delivery.branch.on is None:
+                outcome = _deliver_one(git, delivery, base_commit, pr_dir, replace)
+            elif under is not None and under.action in DELIVERED and under.commit:
+                outcome = _deliver_one(git, delivery, under.commit, pr_dir, replace)
+            else:
+                why = under.action if under else "not made"
+                detail = f"{PREFIX}{delivery.branch.on} is {why}: not made on it"
+                outcome = Outcome(delivery.branch.name, "blocked", detail=detail)
+            on[delivery.branch.key] = outcome
             outcomes.append(outcome)
             if report:
                 report(outcome)
@@ -316,6 +354,10 @@ def deliver(
     return outcomes
 
 
+DELIVERED = ("created", "replaced", "rebased", "unchanged")
+"""What a campaign did to a branch that holds this run's migration."""
+
+
 def _deliver_one(
     git: GitRepo,
     delivery: Delivery,
@@ -323,31 +365,61 @@ def _deliver_one(
     pr_dir: Path,
     replace: bool,
 ) -> Outcome:
+    """Make one branch on `base_commit`, unless it is done or not the tool's."""
     branch = delivery.branch
-    owner, tip = ownership(git, State.load(git.git_dir), branch.name)
+    state = State.load(git.git_dir)
+    owner, tip = ownership(git, state, branch.name)
     ours = owner == "ours"
     if owner in ("moved", "foreign"):
         why = OWNERSHIP[owner]
         return Outcome(branch.name, "not ours", tip, f"{why}; left untouched")
     tree = git.tree_with(base_commit, branch.contents())
-    if (
-        ours
-        and tip is not None  # always, when ours: said for the type checker
-        and git.tree_of(tip) == tree
-        and git.parents(tip) == [base_commit]
-    ):
-        pr = _write_pr(pr_dir, branch, delivery.pr_text)
-        done = _record(branch, tip, base_commit, pr)
-        update_state(git.git_dir, _setting(branch.name, done))
-        return Outcome(branch.name, "unchanged", tip, pr=pr)
-    if ours and not replace:
-        detail = "differs from this run's migration; --replace-existing rebuilds it"
-        return Outcome(branch.name, "out of date", tip, detail)
+    made = "replaced" if ours else "created"
+    if ours and tip is not None:  # always, when ours: said for the type checker
+        if git.tree_of(tip) == tree and git.parents(tip) == [base_commit]:
+            pr = _write_pr(pr_dir, branch, delivery.pr_text)
+            done = _record(branch, tip, base_commit, pr)
+            update_state(git.git_dir, _setting(branch.name, done))
+            return Outcome(branch.name, "unchanged", tip, pr=pr)
+        if _off_a_merged_foundation(git, state, branch, tip, tree, base_commit):
+            made = "rebased"
+        elif not replace:
+            detail = "differs from this run's migration; --replace-existing rebuilds it"
+            return Outcome(branch.name, "out of date", tip, detail)
     commit = git.commit(tree, base_commit, delivery.message)
     # written before the ref: a PR folder that cannot be written changes no branch
     pr = _write_pr(pr_dir, branch, delivery.pr_text)
     _point(git, branch.name, tip, commit, _record(branch, commit, base_commit, pr))
-    return Outcome(branch.name, "replaced" if ours else "created", commit, pr=pr)
+    return Outcome(branch.name, made, commit, pr=pr)
+
+
+def _off_a_merged_foundation(
+    git: GitRepo, state: State, branch: Branch, tip: str, tree: str, base: str
+) -> bool:
+    """Whether the tool's branch sits on a foundation merged into `base` since.
+
+    Then it moves onto `base` as it is: this run plans it on `base`, and its
+    own files at `tip` are the ones this run would make.
+    """
+    record = state.branches.get(branch.name)
+    if record is None or record.on is None or branch.on is not None:
+        return False
+    files = branch.changed_files()
+    return merged_into(git, state, record.on, base) and git.blobs(
+        tip, files
+    ) == git.blobs(tree, files)
+
+
+def merged_into(git: GitRepo, state: State, name: str, commit: str) -> bool:
+    """Whether the tool's branch `name` has merged into `commit`, by content.
+
+    It has when each file it changed holds, at `commit`, the text the
+    branch's recorded commit gives it, however it was merged (a squash too).
+    """
+    record = state.branches.get(name)
+    if record is None or record.commit is None or not record.files:
+        return False
+    return git.blobs(record.commit, record.files) == git.blobs(commit, record.files)
 
 
 def _point(git: GitRepo, name: str, tip: str | None, commit: str, done: Record) -> None:
@@ -417,7 +489,8 @@ def _write_pr(pr_dir: Path, branch: Branch, text: str) -> Path:
 def _record(branch: Branch, commit: str, base: str, pr: Path) -> Record:
     """The record of a branch the tool made: `commit`, on `base`."""
     files = branch.changed_files()
-    return Record(list(branch.evals), commit, base, "done", files, str(pr))
+    on = PREFIX + branch.on if branch.on else None
+    return Record(list(branch.evals), commit, base, "done", files, str(pr), on=on)
 
 
 @dataclass(frozen=True)
@@ -451,3 +524,74 @@ def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
             BranchStatus(name, record.evals, label, commit, record.base, detail)
         )
     return state, rows
+
+
+class NotMerged(Exception):
+    """``campaign rebase`` found no merged foundation; the message says why."""
+
+
+def rebase(
+    git: GitRepo,
+    onto: str,
+    onto_commit: str,
+    report: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Move the tool's branches made on the foundation onto `onto_commit`.
+
+    The foundation must have merged into `onto_commit` (`merged_into`). Each
+    branch keeps its own files and commit message, on `onto_commit`'s tree; a
+    branch whose files `onto` changed since it was made is left (a conflict:
+    a re-run migrates it anew). Call it with the repository's lock held.
+
+    Raises:
+        NotMerged: If the foundation has not merged into `onto_commit`.
+        CampaignInterrupted: If a stop signal arrived; the branches before it
+            are moved and recorded.
+    """
+    foundation = PREFIX + FOUNDATION
+    state = State.load(git.git_dir)
+    if not merged_into(git, state, foundation, onto_commit):
+        raise NotMerged(
+            f"{foundation} has not merged into {onto} (its files there differ from "
+            "its own, or the campaign made none): nothing was moved"
+        )
+    names = sorted(n for n, r in state.branches.items() if r.on == foundation)
+    outcomes: list[Outcome] = []
+    with held_stops() as stopped:
+        for index, name in enumerate(names):
+            outcome = _rebase_one(git, name, onto_commit)
+            outcomes.append(outcome)
+            if report:
+                report(outcome)
+            signum = stopped()
+            if signum is not None:
+                raise CampaignInterrupted(outcomes, names[index + 1 :], signum)
+    return outcomes
+
+
+def _rebase_one(git: GitRepo, name: str, onto_commit: str) -> Outcome:
+    state = State.load(git.git_dir)
+    record = state.branches[name]
+    owner, tip = ownership(git, state, name)
+    if owner != "ours" or tip is None:
+        why = OWNERSHIP[owner]
+        return Outcome(name, "not ours", tip, f"{why}; left untouched")
+    files = record.files
+    if git.blobs(onto_commit, files) != git.blobs(record.base, files):
+        changed = sorted(
+            p
+            for p in files
+            if git.blobs(onto_commit, [p]) != git.blobs(record.base, [p])
+        )
+        detail = (
+            f"the base changed {', '.join(changed)} since it was made; left on the "
+            "foundation: run the campaign with --replace-existing to migrate it anew"
+        )
+        return Outcome(name, "conflict", tip, detail)
+    tree = git.tree_from(onto_commit, tip, files)
+    commit = git.commit(tree, onto_commit, git.message(tip))
+    moved = dataclasses.replace(
+        record, commit=commit, base=onto_commit, on=None, pending=None
+    )
+    _point(git, name, tip, commit, moved)
+    return Outcome(name, "rebased", commit, pr=Path(record.pr) if record.pr else None)

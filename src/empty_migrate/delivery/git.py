@@ -188,6 +188,36 @@ class GitRepo:
         self._run(*_PRIVATE, "update-index", "-z", "--index-info", env=env, input=lines)
         return self._run(*_PRIVATE, "write-tree", env=env).strip()
 
+    def blobs(self, treeish: str, paths: Sequence[str]) -> dict[str, str]:
+        """``<mode> <blob id>`` of each of `paths` in a commit or tree, if there."""
+        if not paths:
+            return {}
+        listed = self._run("ls-tree", "-z", "--full-tree", treeish, "--", *paths)
+        found = {}
+        for entry in listed.split("\0"):
+            if entry:
+                info, _, path = entry.partition("\t")
+                mode, _, blob = info.split(" ")
+                found[path] = f"{mode} {blob}"
+        return found
+
+    def tree_from(self, base: str, source: str, paths: Sequence[str]) -> str:
+        """The tree of `base` with `paths` as they are in `source`; returns its id.
+
+        Built in a private index, as `tree_with` builds one.
+        """
+        lines = "".join(
+            f"{entry}\t{path}\0" for path, entry in self.blobs(source, paths).items()
+        )
+        env = {"GIT_INDEX_FILE": str(self._branch_index(base))}
+        self._run(*_PRIVATE, "update-index", "-z", "--index-info", env=env, input=lines)
+        return self._run(*_PRIVATE, "write-tree", env=env).strip()
+
+    def message(self, commit: str) -> str:
+        """A commit's whole message."""
+        message: str = self.repo.git.log("-1", "--format=%B", commit)  # untyped
+        return message.strip("\n") + "\n"
+
     def _store(self, files: Mapping[str, str | bytes]) -> dict[str, str]:
         """Each content stored as a blob, as it is (no filters); path -> blob id."""
         folder = self._scratch_dir() / "blobs"

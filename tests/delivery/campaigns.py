@@ -7,6 +7,7 @@ by hand, on the foundation, for the PR text (used by tests/pipeline too).
 """
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from empty_migrate.cli.main import main
@@ -74,8 +75,11 @@ _Anything a reviewer should look at first._
 """
 
 
-def build_campaign_repo(tree: DemoTree) -> DemoTree:
-    """The campaign's evals in `tree`, committed on ``main``; returns `tree`."""
+def build_campaign_repo(tree: DemoTree, extra: Sequence[str] = ()) -> DemoTree:
+    """The campaign's evals in `tree`, committed on ``main``; returns `tree`.
+
+    `extra` names more evals like gamma (each with a scorer of its own).
+    """
     tree.write(
         {
             ".gitignore": "__pycache__/\n",
@@ -91,11 +95,14 @@ def build_campaign_repo(tree: DemoTree) -> DemoTree:
             **versioned("delta", "Delta"),
         }
     )
-    tree.add_eval(
-        "gamma",
-        {"gamma.py": choice_task("gamma")},
-        _entry("gamma", "gamma", "gamma/gamma.py", "task_scorer"),
-    )
+    for name in ("gamma", *extra):
+        if name != "gamma":
+            tree.write(versioned(name, name.capitalize()))
+        tree.add_eval(
+            name,
+            {f"{name}.py": choice_task(name)},
+            _entry(name, name, f"{name}/{name}.py", "task_scorer"),
+        )
     for name in ("alpha", "beta"):
         tree.add_eval(
             name,

@@ -331,7 +331,7 @@ def test_campaign_status_shows_each_branch_as_it_is_now(campaigned, capsys):
     out = capsys.readouterr().out
     assert re.search(r"empty-policy/gamma +missing", out)
     assert re.search(r"empty-policy/shared +done +[0-9a-f]{12} +alpha, beta", out)
-    assert re.search(r"empty-policy/foundation +done +[0-9a-f]{12} +\(foundation\)", out)
+    assert re.search(r"foundation +done +[0-9a-f]{12} +\(foundation\)", out)
     assert "3 branch(es) from main: 2 done, 1 missing" in out
 
     assert main(["campaign", "status", "--repo", str(repo), "--format", "json"]) == 0

@@ -229,18 +229,18 @@ def test_a_stop_mid_campaign_keeps_the_checkout_and_a_rerun_finishes(
     said = "interrupted" if stop == signal.SIGINT else f"interrupted ({name})"
     assert f"{said}: made 1 of 3 branches, each complete" in err
     assert "main is still checked out" in err
-    assert branches(repo) == {"empty-policy/shared"}
+    assert branches(repo) == {FOUNDATION}
     untouched(repo)
     state = json.loads((repo / ".git/empty-migrate/campaign.json").read_text())
-    assert list(state["branches"]) == ["empty-policy/shared"]
-    first = git(repo, "rev-parse", "empty-policy/shared").strip()
+    assert list(state["branches"]) == [FOUNDATION]
+    first = git(repo, "rev-parse", FOUNDATION).strip()
 
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
 
     assert done.returncode == 0, done.stderr
-    assert "empty-policy/shared: unchanged" in done.stderr
+    assert f"{FOUNDATION}: unchanged" in done.stderr
     assert branches(repo) == BRANCHES
-    assert git(repo, "rev-parse", "empty-policy/shared").strip() == first
+    assert git(repo, "rev-parse", FOUNDATION).strip() == first
     untouched(repo)
 
 

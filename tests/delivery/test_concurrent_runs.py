@@ -132,7 +132,7 @@ def test_a_run_killed_after_a_ref_leaves_git_sound_and_the_branch_its_own(
 
     assert killed.returncode == -9
     made = branches(repo)
-    assert made == {"empty-policy/shared"}
+    assert made == {"empty-policy/foundation"}
     assert (repo / ".git/index").read_bytes() == index
     untouched(repo)
     fsck_clean(repo)
@@ -144,7 +144,7 @@ def test_a_run_killed_after_a_ref_leaves_git_sound_and_the_branch_its_own(
 
     # the lock went with the killed run, and its branch is still the tool's
     assert again.returncode == 0, again.stderr
-    assert "empty-policy/shared: unchanged" in again.stderr
+    assert "empty-policy/foundation: unchanged" in again.stderr
     assert branches(repo) == BRANCHES
     assert (repo / ".git/index").read_bytes() == index
     untouched(repo)

@@ -1,16 +1,20 @@
-"""``--all --branch-per-eval`` on a git copy of inspect_evals 0.26.0 (issue 11).
+"""``--all --branch-per-eval`` on a git copy of inspect_evals 0.26.0 (issues 11, 22).
 
-One branch per eval with changes, each differing from the base only in that
-eval's files and the shared modules its code imports; every changed Python
-file compiles and passes the target's ruff; a branch checked out on its own
-imports its scorers and passes its emitted test (a sample, run for real; the
-import closure of every branch is checked statically); the user's checkout
-is as it was; a second run changes nothing.
+One foundation branch with the files the evals share, then one branch per
+eval with changes on it, each differing from the foundation only in that
+eval's own places (the AIME family's branch also in the scorer module its
+evals share); every changed Python file compiles and passes the target's
+ruff; a branch checked out on its own imports its scorers and passes its
+emitted test (a sample, run for real; the import closure of every branch is
+checked statically); the foundation and any five eval branches merge in any
+order into the in-place migration's files; the user's checkout is as it was;
+a second run changes nothing.
 """
 
 import ast
 import contextlib
 import io
+import random
 import shutil
 import subprocess
 from pathlib import Path, PurePosixPath
@@ -19,7 +23,7 @@ from types import SimpleNamespace
 import pytest
 
 from empty_migrate.cli.main import main
-from empty_migrate.delivery.branches import module_paths
+from empty_migrate.delivery.branches import belongs_to_any, module_paths
 from empty_migrate.delivery.git import GitRepo
 from empty_migrate.target.own_tests import Comparison, folders_of_tests, run_tests
 from tests.corpus.conftest import TODAY, ruff
@@ -35,10 +39,11 @@ IDENTITY = {
     "GIT_COMMITTER_NAME": "Corpus Test",
     "GIT_COMMITTER_EMAIL": "corpus@example.com",
 }
-SAMPLE = ["xstest", "aime_common", "mind2web", "gpqa", "bfcl", "utils.scorers"]
+FOUNDATION = "empty-policy/foundation"
+SAMPLE = ["xstest", "aime_common", "mind2web", "gpqa", "bfcl", "foundation"]
 """Branches checked out and tested for real: a judge safety eval, the shared
 helper's family, an eval whose own tests were updated, a QA eval, an agentic
-eval with overrides, and the shared module's branch."""
+eval with overrides, and the foundation."""
 REQUIRED = [
     "Related issue",
     "Does this change affect existing eval(s)?",
@@ -91,8 +96,8 @@ def branches(repo: Path) -> dict[str, str]:
     return {name: sha for name, sha in pairs if name.startswith("empty-policy/")}
 
 
-def changed(repo: Path, branch: str) -> list[str]:
-    return git(repo, "diff", "--name-only", f"main...{branch}").split()
+def changed(repo: Path, branch: str, base: str = "main") -> list[str]:
+    return git(repo, "diff", "--name-only", f"{base}...{branch}").split()
 
 
 def evals_of(repo: Path, branch: str) -> set[str]:
@@ -117,37 +122,53 @@ def test_one_branch_per_eval_with_changes(campaign, migrated_tree):
         "aime2025",
         "aime2026",
     }
-    assert "empty-policy/utils.scorers" in made
-    assert len(made) == len(migrated) - 2 + 1  # AIME's three are one; the shim's own
+    assert FOUNDATION in made
+    assert len(made) == len(migrated) - 2 + 1  # AIME's three are one; the foundation
     assert err.count(": created ") == len(made)
 
 
-def test_each_branch_differs_only_in_its_evals_files_and_the_shared_ones(
+def test_each_eval_branch_differs_from_the_foundation_only_in_its_own_places(
     campaign, migrated_tree
 ):
     repo = campaign.repo
     migrated, _ = migrated_tree
+    assert sorted(changed(repo, FOUNDATION)) == sorted([ROUTER, SCORERS, TEST_HELPER])
     for branch in branches(repo):
-        paths = changed(repo, branch)
-        if branch == "empty-policy/utils.scorers":
-            assert sorted(paths) == [ROUTER, SCORERS]
-            continue
-        names = evals_of(repo, branch)
-        own = [
-            p
-            for p in paths
-            if any(
-                p.startswith((f"src/inspect_evals/{n}/", f"tests/{n}/"))
-                or p == f"changelog.d/20261129_empty_migrate_{n}.md"
-                for n in names
+        base = "main" if branch == FOUNDATION else FOUNDATION
+        paths = changed(repo, branch, base)
+        if branch != FOUNDATION:
+            names = evals_of(repo, branch)
+            rest = [p for p in paths if not belongs_to_any(p, names)]
+            helper = (
+                ["src/inspect_evals/utils/aime_common.py"] if len(names) > 1 else []
             )
-        ]
-        rest = sorted(set(paths) - set(own))
-        helper = ["src/inspect_evals/utils/aime_common.py"] if len(names) > 1 else []
-        assert rest == sorted([ROUTER, TEST_HELPER, *helper]), branch
+            assert rest == helper, branch
+            assert f"--base {FOUNDATION} --head {branch} " in campaign.out
         for path in paths:  # the same bytes as the in-place migration
             text = git(repo, "show", f"{branch}:{path}")
             assert text == (migrated / path).read_text(), (branch, path)
+
+
+def test_the_foundation_then_five_eval_branches_in_random_order_merge_cleanly(
+    campaign, migrated_tree, tmp_path
+):
+    """Each merge is clean, and the files are the in-place migration's."""
+    repo = campaign.repo
+    migrated, _ = migrated_tree
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", "--shared", str(repo), str(clone))
+    evals = sorted(set(branches(repo)) - {FOUNDATION})
+    picked = random.Random(22).sample(evals, 5)
+    for branch in [FOUNDATION, *picked]:
+        git(clone, "merge", "-q", "--no-edit", f"origin/{branch}")
+    paths = git(clone, "diff", "--name-only", "origin/main", "HEAD").split()
+    assert sorted(paths) == sorted(
+        set(changed(repo, FOUNDATION)).union(
+            *(changed(repo, b, FOUNDATION) for b in picked)
+        )
+    )
+    for path in paths:
+        assert (clone / path).read_text() == (migrated / path).read_text(), path
 
 
 def test_every_changed_python_file_compiles_and_passes_the_targets_ruff(
@@ -231,7 +252,7 @@ def test_a_branch_on_its_own_passes_its_emitted_tests(campaign, target_env, key)
     failed = [t for t in emitted if after[t] == "failed"]
     print(f"{branch}: {len(after)} tests, {len(emitted)} emitted, {len(failed)} of "
           f"them failed, {len(regressions)} regressed")  # fmt: skip
-    assert key == "utils.scorers" or emitted
+    assert key == "foundation" or emitted
     assert failed == []
     assert regressions == {}
 
@@ -249,9 +270,11 @@ def test_pr_text_passes_the_targets_template_check(campaign):
     for key, text in texts.items():
         assert all(item in text for item in REQUIRED), key
         assert "Closes: no linked issue as this" in text, key
-    assert out.count("gh pr create --draft --base main --head empty-policy/") == len(
-        texts
+    assert out.count(f"gh pr create --draft --base main --head {FOUNDATION} ") == 1
+    assert out.count(f"gh pr create --draft --base {FOUNDATION} --head ") == (
+        len(texts) - 1
     )
+    print("\n--- the PR text of empty-policy/foundation ---\n" + texts["foundation"])
     print("\n--- the PR text of empty-policy/xstest ---\n" + texts["xstest"])
 
 

@@ -143,10 +143,7 @@ def _version(eval_yaml: str | None) -> str | None:
 def title(branch: Branch) -> str:
     """The pull request's title, also the commit's subject without a type."""
     if branch.is_foundation:
-        return (
-            "Empty-response policy: the shared router, its test utilities and "
-            "helpers, for the per-eval PRs"
-        )
+        return "Empty-response policy: the shared router and its test utilities"
     if not branch.evals:
         return f"{branch.key}: route its helper through the empty-response policy"
     names = ", ".join(branch.evals)

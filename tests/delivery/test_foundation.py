@@ -175,3 +175,19 @@ def test_a_branch_whose_files_the_base_changed_is_left_on_the_foundation(five, c
     assert "src/inspect_evals/gamma/README.md" in err
     assert git(repo, "rev-parse", "empty-policy/gamma").strip() == tip
     assert "2 moved onto main" in err
+
+
+def test_no_eval_branch_is_made_on_a_foundation_the_tool_did_not_make(
+    repo, registry, capsys
+):
+    git(repo, "branch", FOUNDATION, "main")  # someone's branch of that name
+    theirs = git(repo, "rev-parse", FOUNDATION).strip()
+
+    assert campaign(repo, registry) == 1
+
+    err = capsys.readouterr().err
+    assert f"{FOUNDATION}: not ours" in err
+    assert f"empty-policy/gamma: blocked: {FOUNDATION} is not ours" in err
+    listed = git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads")
+    assert set(listed.split()) == {"main", FOUNDATION}
+    assert git(repo, "rev-parse", FOUNDATION).strip() == theirs

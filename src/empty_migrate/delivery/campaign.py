@@ -150,7 +150,9 @@ class Outcome:
 
     branch: str
     action: str
-    """created, replaced, unchanged, out of date, not ours, or failed."""
+    """created, replaced, rebased (moved off a merged foundation), unchanged, out
+    of date, not ours, blocked (its foundation is not this run's), conflict (not
+    moved: the base changed its files), or failed."""
     commit: str | None = None
     detail: str | None = None
     pr: Path | None = None
@@ -165,12 +167,6 @@ class Plan:
     """Eval -> why its migration failed; it gets no branch."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Branch -> why it cannot be made (a file to write is a symlink)."""
-
-    @property
-    def foundation(self) -> Delivery | None:
-        """The foundation's delivery, if this run has shared files to deliver."""
-        first = self.deliveries[0] if self.deliveries else None
-        return first if first and first.branch.is_foundation else None
 
 
 Measure = Callable[[Sequence[Branch], Path], list[Behaviour]]

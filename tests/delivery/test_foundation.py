@@ -8,6 +8,7 @@ the branches are merged with real ``git merge`` in scratch clones.
 
 import itertools
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -158,6 +159,8 @@ def test_a_rerun_notices_the_merged_foundation_and_moves_the_branches(five, caps
         assert git(repo, "rev-parse", f"{branch}^").strip() == main_commit
     assert main(["campaign", "rebase", "--repo", str(repo)]) == 0
     assert "0 branch(es) on the foundation" in capsys.readouterr().err
+    assert main(["campaign", "status", "--repo", str(repo)]) == 0
+    assert re.search(f"{FOUNDATION} +merged", capsys.readouterr().out)
 
 
 def test_a_branch_whose_files_the_base_changed_is_left_on_the_foundation(five, capsys):

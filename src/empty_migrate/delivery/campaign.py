@@ -502,13 +502,21 @@ class BranchStatus:
 
 
 def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
-    """The state file's branches, each checked against the repository now."""
+    """The state file's branches, each checked against the repository now.
+
+    The foundation is ``merged`` once the campaign's base holds its files.
+    """
     state = State.load(git.git_dir)
+    base = git.tip(state.base) if state.base else None
     rows = []
     for name, record in sorted(state.branches.items()):
         owner, tip = ownership(git, state, name)
         if record.status == "failed":
             label, detail = "failed", record.detail
+        elif (
+            name == PREFIX + FOUNDATION and base and merged_into(git, state, name, base)
+        ):
+            label, detail = "merged", f"its files are in {state.base}"
         elif owner == "absent":
             label, detail = "missing", "deleted since; the next run makes it again"
         elif owner == "moved":

@@ -150,3 +150,18 @@ def test_the_json_report_records_what_it_kept(demo, repo, capsys):
     [gamma] = data["evals"]
     statuses = {f["path"]: f["status"] for f in gamma["files"]}
     assert statuses[ROUTER] == "unchanged"
+
+
+@pytest.mark.parametrize("replace", [False, True])
+def test_branch_mode_keeps_the_edit_and_says_so_unless_replaced(
+    demo, repo, capsys, replace
+):
+    edit(repo, ROUTER, router_text() + EDIT)
+    (repo / SCORER).write_text(choice_task("gamma"))
+    demo.commit()
+    capsys.readouterr()
+    flags = ["--replace-router"] * replace
+    assert run(demo, "--eval", "gamma", "--branch-per-eval", "--dry-run", *flags) == 0
+    out, err = capsys.readouterr()
+    assert (KEPT.format(path=ROUTER) in err.splitlines()) is not replace
+    assert (ROUTER in out) is replace  # the foundation writes it only when replaced

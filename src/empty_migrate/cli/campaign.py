@@ -199,8 +199,10 @@ def _campaign(
     with progress_bar(evals) as progress:
         planned = campaign.plan(
             git, registry, evals, codemods, today, base_commit, args.issue, measure,
-            progress,
+            progress, args.replace_router,
         )  # fmt: skip
+    for kept in planned.kept:
+        note(kept.note())
     for name, reason in planned.failed.items():
         note(f"{name}: failed, no branch: {reason}")
     for name, reason in planned.skipped.items():

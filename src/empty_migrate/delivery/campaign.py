@@ -55,7 +55,7 @@ from empty_migrate.delivery.pull_request import (
     render,
     title,
 )
-from empty_migrate.pipeline.migrate import Progress, RunResult, migrate
+from empty_migrate.pipeline.migrate import KeptFile, Progress, RunResult, migrate
 from empty_migrate.pipeline.stops import held_stops
 from empty_migrate.registry.loader import Registry
 from empty_migrate.target.files import WriteError, write_files
@@ -167,6 +167,8 @@ class Plan:
     """Eval -> why its migration failed; it gets no branch."""
     skipped: dict[str, str] = field(default_factory=dict)
     """Branch -> why it cannot be made (a file to write is a symlink)."""
+    kept: list[KeptFile] = field(default_factory=list)
+    """Generated files the base's maintainers edited, left as they are."""
 
 
 Measure = Callable[[Sequence[Branch], Path], list[Behaviour]]
@@ -206,6 +208,7 @@ def plan(
     issue: int | None = None,
     measure: Measure | None = None,
     progress: Progress | None = None,
+    replace_edited: bool = False,
 ) -> Plan:
     """Migrate the base's files (exported beside the work tree) and split the run.
 
@@ -217,7 +220,10 @@ def plan(
     the branches' files into that temporary tree.
     """
     with git.exported(base_commit) as tree:
-        run = migrate(registry, tree, evals, codemods, today, progress)
+        run = migrate(
+            registry, tree, evals, codemods, today, progress,
+            replace_edited=replace_edited,
+        )  # fmt: skip
         planned = plan_branches(run, tree)
         branches, skipped = _storable(planned, git.listing(base_commit))
         template_file = tree / TEMPLATE
@@ -234,7 +240,7 @@ def plan(
         for branch in branches
     ]
     failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
-    return Plan(deliveries, failed, _not_migrated(run) | skipped)
+    return Plan(deliveries, failed, _not_migrated(run) | skipped, run.kept)
 
 
 def _not_migrated(run: RunResult) -> dict[str, str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.log import audit_log, reducer_key
+from empty_migrate.audit.log import audit_json, audit_log, reducer_key
 from empty_migrate.audit.outcomes import read_log
 from empty_migrate.cli.main import main
 from empty_migrate.runtime.router import classify_output
@@ -143,3 +143,15 @@ def test_a_score_with_no_reducer_was_reduced_by_the_configured_one(
     reducer, epochs_reducer, key
 ):
     assert reducer_key(reducer, epochs_reducer) == key
+
+
+def test_a_streamed_audit_equals_the_audit_of_the_log_read_again_whole(tmp_path):
+    """JSON has no NaN: a log holding one is read whole, from its start, once."""
+    source = DATA / "0.3.285" / "xstest.json"
+    text = source.read_text()
+    with_nan = tmp_path / "xstest.json"
+    with_nan.write_text(text.replace('"value": 0.1111111111111111', '"value": NaN', 1))
+    streamed, whole = audit_log(source), audit_log(with_nan)
+    assert whole.rows and audit_json(whole)["rows"] == audit_json(streamed)["rows"]
+    assert whole.shares == streamed.shares
+    assert whole.errors and len(whole.errors) == len(streamed.errors)

@@ -22,6 +22,7 @@ from inspect_ai.log import (
     EvalResults,
     EvalSample,
     recompute_metrics,
+    resolve_sample_attachments,
 )
 from inspect_ai.model import ChatMessageTool, ModelName
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
@@ -35,9 +36,11 @@ from empty_migrate.audit.outcomes import (
     first_line,
     log_coverage,
     log_epochs,
+    log_order,
     read_each,
-    read_log,
+    read_header,
     shortened,
+    visit_samples,
 )
 from empty_migrate.entries.output_locations import locator
 from empty_migrate.entries.schema import (
@@ -344,14 +347,14 @@ def audit_log(
     named = _named(registry, eval_name) if eval_name else None
     # an eval named is checked before its log is read, which may take a while
     entry = _entry(registry, named[0]) if named else None
-    log = read_log(log_path, resolve_attachments=True)
+    log = read_header(log_path)
     eval_name, named_task = named or _found(registry, log)
     entry = entry or _entry(registry, eval_name)
     task = _task_of(log, entry, eval_name, named_task)
     matches = match_scores(_score_names(log), entry, task, eval_name)
     scorers = {s.name: s for s in entry.scorers}
     settings = {m.score: resolve(entry, task, scorers[m.scorer]) for m in matches}
-    rows = asyncio.run(_reroute(str(log_path), log, settings))
+    log, rows = _rerouted_log(log_path, log, settings)
     after, not_recomputed = recomputed(migrated_log(log, rows))
     return LogAudit(
         log=str(log_path),
@@ -461,16 +464,49 @@ def _match(
     )
 
 
-async def _reroute(
-    log_name: str, log: EvalLog, settings: dict[str, Resolved]
-) -> list[Rerouted]:
-    rows: list[Rerouted] = []
-    for sample in log.samples or []:
+def _rerouted_log(
+    log_path: str | Path, header: EvalLog, settings: dict[str, Resolved]
+) -> tuple[EvalLog, list[Rerouted]]:
+    """The log with its samples cut to what metrics read, and the re-routed rows.
+
+    The samples are streamed: each is re-routed whole (its attachments
+    resolved, as its scorer saw it), then only its scores, output, error and
+    limit are kept, so memory does not grow with a log's messages and events.
+    """
+    loop = asyncio.new_event_loop()
+
+    def reroute(sample: EvalSample) -> tuple[EvalSample, list[Rerouted]]:
         # a sample that errored was never scored: the migration cannot change it;
         # one that hit a limit was scored on its last state, and is re-routed
-        if not _errored(sample):
-            rows += await _reroute_sample(log_name, log, sample, settings)
-    return rows
+        if _errored(sample):
+            return _scored_part(sample), []
+        sample = resolve_sample_attachments(sample)
+        rerouted = _reroute_sample(str(log_path), header, sample, settings)
+        return _scored_part(sample), loop.run_until_complete(rerouted)
+
+    try:
+        visited = visit_samples(log_path, header, reroute)
+    finally:
+        loop.close()
+    # the order a whole read gives, which the rows and counts follow
+    visited.sort(key=lambda visit: log_order(visit[0].id, visit[0].epoch))
+    samples = [sample for sample, _ in visited]
+    rows = [row for _, sample_rows in visited for row in sample_rows]
+    return header.model_copy(update={"samples": samples}), rows
+
+
+def _scored_part(sample: EvalSample) -> EvalSample:
+    """What recomputing metrics and counting reads of a sample, and no more."""
+    return sample.model_copy(
+        update={
+            "input": "",
+            "messages": [],
+            "events": [],
+            "attachments": {},
+            "store": {},
+            "metadata": {},
+        }
+    )
 
 
 def _errored(sample: EvalSample) -> bool:

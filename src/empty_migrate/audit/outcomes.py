@@ -235,21 +235,53 @@ def log_outcomes(log_path: str | Path) -> LogOutcomes:
     """
     header = read_header(log_path)
     name, model = str(log_path), header.eval.model
-    try:
-        outcomes = [classify_sample(name, s, model=model) for s in log_samples(header)]
-    except Exception:
-        # a streaming parser, like JSON, has no NaN, which Inspect writes (a
-        # score's value): read such a log whole, which names a log cut short
-        header = read_log(log_path)
-        samples = header.samples or []
-        outcomes = [classify_sample(name, s, model=model) for s in samples]
+    outcomes = visit_samples(
+        log_path, header, lambda s: classify_sample(name, s, model=model)
+    )
     # the order read_eval_log gives (it sorts the samples it reads whole)
-    outcomes.sort(key=lambda o: (o.epoch, _id_order(o.sample_id)))
+    outcomes.sort(key=lambda o: log_order(o.sample_id, o.epoch))
     return LogOutcomes(str(log_path), outcomes, log_coverage(header, len(outcomes)))
 
 
-def _id_order(sample_id: int | str) -> str:
-    return sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
+class _StreamFailed(Exception):
+    pass
+
+
+def visit_samples(
+    log_path: str | Path, header: EvalLog, visit: Callable[[EvalSample], T]
+) -> list[T]:
+    """`visit` each sample of a log, streamed one at a time, in log order.
+
+    Memory holds one sample at a time, plus what `visit` keeps. A log the
+    stream cannot read is read whole and visited again from its start: a
+    streaming parser, like JSON's, has no NaN, which Inspect writes (a score's
+    value), and a whole read names a log cut short.
+
+    Raises:
+        LogReadError: If the file is not a readable Inspect log.
+    """
+    try:
+        return [visit(sample) for sample in _guarded(log_samples(header))]
+    except _StreamFailed:
+        return [visit(sample) for sample in read_log(log_path).samples or []]
+
+
+def _guarded(samples: Iterator[EvalSample]) -> Iterator[EvalSample]:
+    # only a failure to read is retried whole, never one of the visit's own
+    while True:
+        try:
+            sample = next(samples)
+        except StopIteration:
+            return
+        except Exception as error:
+            raise _StreamFailed from error
+        yield sample
+
+
+def log_order(sample_id: int | str, epoch: int) -> tuple[int, str]:
+    """The place of a sample epoch in the order `read_eval_log` gives whole logs."""
+    key = sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
+    return epoch, key
 
 
 def read_header(log_path: str | Path) -> EvalLog:

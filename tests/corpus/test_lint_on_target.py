@@ -29,10 +29,13 @@ def test_lint_on_the_migrated_tree(migrated_tree, tmp_path, capsys):
             'return route_empty_responses(score, category="qa")', "return score"
         )
     )
-    air_bench = package / "air_bench/air_bench.py"
-    score = "    async def score(state: TaskState, target: Target) -> Score:\n"
-    air_bench.write_text(
-        air_bench.read_text().replace(
+    # a dead check in frontierscience's migrated scorer, whose entry lists
+    # replace_dead_check (air_bench's scorer reads its judge's state.output)
+    frontierscience = package / "frontierscience/frontierscience.py"
+    score = "    async def score(state: TaskState, target: Target) -> Score | None:\n"
+    assert score in frontierscience.read_text()
+    frontierscience.write_text(
+        frontierscience.read_text().replace(
             score,
             score + "        if not state.output:\n            return Score(value=0)\n",
         )
@@ -45,16 +48,16 @@ def test_lint_on_the_migrated_tree(migrated_tree, tmp_path, capsys):
         ("fresh", "EM003"),
         ("graded", "EM006"),
         ("zerobench", "EM002"),
-        ("air_bench", "EM004"),
+        ("frontierscience", "EM004"),
     } == found
     assert main(["lint", "--repo", str(copy), "--fix"]) == 1
     capsys.readouterr()
     assert main(["lint", "--repo", str(copy), "--format", "json"]) == 1
     left = {f["eval"] for f in _json(capsys)["findings"]}
-    # new evals need their entry first; a migration leaves air_bench, migrated
-    # already, unchanged, so its added dead check stays reported
-    assert left == {"fresh", "graded", "air_bench"}
+    # new evals need their entry first; the rest --fix migrates clean
+    assert left == {"fresh", "graded"}
     assert "route_empty_responses(score" in zerobench.read_text()
+    assert "if not state.output:" not in frontierscience.read_text()
 
 
 def _json(capsys) -> dict:

@@ -268,3 +268,22 @@ def test_lint_loads_neither_libcst_nor_inspect_ai(tree):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert run.stdout.splitlines()[-1] == "[]"
+
+
+def test_a_finding_no_listed_codemod_clears_says_what_to_add(tree, capsys):
+    """The demo entry lists no replace_dead_check: --fix cannot clear the check."""
+    dead = WRAPPED.replace(
+        "        return Score(value=state.output.completion",
+        "        if not state.output:\n            return Score(value=0)\n"
+        "        return Score(value=state.output.completion",
+    )
+    tree.write({SCORER_PATH: dead})
+    code, lines, err = lint(tree, "--format", "json", capsys=capsys)
+    report = json.loads("\n".join(lines))
+    assert (code, report["fixable"]) == (1, [])
+    assert report["unfixable"] == [
+        f"{SCORER_PATH}:10: EM004 is not fixed by --fix: the registry entry of "
+        f"{EVAL} lists no replace_dead_check; add it to its codemods"
+    ]
+    code, _, err = lint(tree, capsys=capsys)
+    assert report["unfixable"][0] in err

@@ -108,6 +108,7 @@ def _print(report: LintReport, fmt: str, cwd: Path) -> None:
         data = {
             "findings": findings,
             "fixable": report.fixable,
+            "unfixable": report.unfixable,
             "suggested_entries": report.suggestions,
         }
         print(json.dumps(data, indent=2))
@@ -118,6 +119,8 @@ def _print(report: LintReport, fmt: str, cwd: Path) -> None:
     for name, text in report.suggestions.items():
         print(f"\n# suggested registry entry: registry/evals/{name}.yaml")
         print(text, end="")
+    for line in report.unfixable:
+        note(line)
     if report.findings:
         fixable = (
             f"; --fix migrates {', '.join(report.fixable)}" if report.fixable else ""

@@ -28,6 +28,14 @@ from empty_migrate.source.findings import Finding
 from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan, scan_eval
 
 JUDGE_SCORERS = ("model_graded_qa", "model_graded_fact")
+FIXED_BY = {
+    "EM002": ("wrap_router",),
+    "EM003": ("wrap_router", "replace_dead_check"),
+    "EM004": ("replace_dead_check",),
+    "EM005": ("replace_preset",),
+    "EM006": ("wrap_router", "judge_bypass"),
+}
+"""The codemods that clear each finding; ``--fix`` runs the ones an entry lists."""
 SCAFFOLD_HINT = "empty-migrate registry scaffold {name}"
 
 
@@ -57,6 +65,8 @@ class LintReport:
     """The checkout linted."""
     findings: list[LintFinding] = field(default_factory=list)
     fixable: list[str] = field(default_factory=list)
+    unfixable: list[str] = field(default_factory=list)
+    """Why ``--fix`` leaves a finding: its eval's entry lists no codemod for it."""
     suggestions: dict[str, str] = field(default_factory=dict)
     """A starting registry entry for each new eval with findings."""
 
@@ -72,11 +82,25 @@ def lint(root: Path, registry: Registry, evals: Iterable[str]) -> LintReport:
         routing = eval_routing(root, _files(root, name, entry))
         found = _one_per_place(_findings(name, entry, scan, routing, root))
         report.findings += found
-        if found and entry is None:
+        if not found:
+            continue
+        if entry is None:
             report.suggestions[name] = _suggestion(scan)
-        elif found:
+            continue
+        listed = set(entry.codemods)
+        fixed = [f for f in found if listed & set(FIXED_BY[f.code])]
+        if fixed:
             report.fixable.append(name)
+        report.unfixable += [_unfixable(f) for f in found if f not in fixed]
     return report
+
+
+def _unfixable(found: LintFinding) -> str:
+    codemods = " or ".join(FIXED_BY[found.code])
+    return (
+        f"{found.path}:{found.line}: {found.code} is not fixed by --fix: the "
+        f"registry entry of {found.eval} lists no {codemods}; add it to its codemods"
+    )
 
 
 def _one_per_place(findings: Iterable[LintFinding]) -> list[LintFinding]:

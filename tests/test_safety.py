@@ -115,7 +115,8 @@ def test_an_eval_folder_linked_from_elsewhere_is_skipped(
     assert snapshot(outside) == before
     err = capsys.readouterr().err
     assert (
-        "alpha: skipped: src/inspect_evals/alpha/alpha.py: src/inspect_evals/alpha "
+        "alpha: skipped: src/inspect_evals/alpha/alpha.py, "
+        "src/inspect_evals/alpha/empty_response.yaml: src/inspect_evals/alpha "
         "is a symbolic link: migrate the files where they live"
     ) in err
     assert all(migrated(repo, name) for name in ["beta", "delta", "gamma"])

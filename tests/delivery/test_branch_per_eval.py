@@ -52,6 +52,7 @@ def test_the_foundation_holds_the_shared_files_and_each_eval_branch_its_own(
         "src/inspect_evals/gamma/README.md",
         "changelog.d/20261201_empty_migrate_gamma.md",
         "tests/gamma/test_empty_response_policy.py",
+        "src/inspect_evals/gamma/empty_response.yaml",
     }
     main_commit = git(repo, "rev-parse", "main").strip()
     foundation = git(repo, "rev-parse", FOUNDATION).strip()

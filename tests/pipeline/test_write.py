@@ -113,8 +113,8 @@ def test_when_the_router_installer_fails_the_next_eval_installs_the_router(
     assert migrate(repo, registry, "--all") == 3
     err = capsys.readouterr().err
     assert (
-        "beta: rewritten: 4 file(s): emit_policy_tests, install_router, wrap_router"
-        in err
+        "beta: rewritten: 5 file(s): emit_policy_tests, install_router, wrap_router, "
+        "write_registry_entry" in err
     )
     router = repo / "src/inspect_evals/utils/empty_response.py"
     assert "def route_empty_responses" in router.read_text()

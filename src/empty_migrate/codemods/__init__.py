@@ -28,6 +28,7 @@ from empty_migrate.codemods import (
     replace_preset,
     update_tests,
     wrap_router,
+    write_registry_entry,
 )
 from empty_migrate.codemods.kit.declaration import Declaration
 
@@ -60,6 +61,7 @@ DECLARATIONS: tuple[Declaration, ...] = (
     emit_policy_tests.DECLARATION,
     bump_task_version.DECLARATION,
     changelog.DECLARATION,
+    write_registry_entry.DECLARATION,
 )
 
 

@@ -52,7 +52,8 @@ class Declaration:
             the eval's own: the diff summarises them in its header.
         implied_by: For a codemod the registry never lists: the attribute of
             the listed codemods that brings it in (``imports_router`` for the
-            router's install, ``routes`` for the emitted tests).
+            router's install, ``routes`` for the emitted tests,
+            ``rewrites_code`` for any code codemod).
     """
 
     name: str
@@ -73,6 +74,11 @@ class Declaration:
     def shares(self, path: str) -> bool:
         """Whether its change to `path` is to a file every migrated eval shares."""
         return self.repo_level or path in self.shared_files
+
+    @property
+    def rewrites_code(self) -> bool:
+        """True for a codemod that changes the eval's code, not its bookkeeping."""
+        return not self.follows_changes
 
     @property
     def safety(self) -> str:

@@ -99,7 +99,10 @@ def test_a_new_eval_that_presets_incorrect_on_an_empty_completion(tree, capsys):
         " in a scorer that is not routed: the policy scores empty answers",
     ]
     # the suggested entry follows the findings: registry scaffold's text
-    assert "# suggested registry entry: registry/evals/fresh.yaml" in lines
+    assert (
+        "# suggested registry entry: src/inspect_evals/fresh/empty_response.yaml"
+        in lines
+    )
     assert "  - name: fresh_scorer" in lines
 
 
@@ -252,7 +255,10 @@ def test_fix_leaves_a_new_eval_and_suggests_its_entry(tree, capsys):
     tree.add_eval("fresh", {"scorer.py": PRESETS_INCORRECT})
     code, lines, _ = lint(tree, "--fix", capsys=capsys)
     assert code == 1
-    assert "# suggested registry entry: registry/evals/fresh.yaml" in lines
+    assert (
+        "# suggested registry entry: src/inspect_evals/fresh/empty_response.yaml"
+        in lines
+    )
     assert (tree.repo / PACKAGE / "fresh/scorer.py").read_text() == PRESETS_INCORRECT
 
 

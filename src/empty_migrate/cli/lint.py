@@ -15,6 +15,7 @@ from empty_migrate.cli.common import (
     usage_error,
 )
 from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.entries.in_target import entry_path
 from empty_migrate.lint.checkout import (
     CheckoutError,
     evals_of,
@@ -23,6 +24,7 @@ from empty_migrate.lint.checkout import (
 )
 from empty_migrate.lint.rules import LintReport, lint
 from empty_migrate.registry.loader import EVALS_DIR, RegistryError
+from empty_migrate.registry.target import with_target_entries
 
 if TYPE_CHECKING:
     from empty_migrate.cli.common import Commands
@@ -56,7 +58,11 @@ def add_lint_command(commands: "Commands") -> None:
         "the repository lock), then lint again",
     )
     parser.add_argument(
-        "--registry", type=Path, default=EVALS_DIR, help="folder of <eval>.yaml"
+        "--registry",
+        type=Path,
+        default=EVALS_DIR,
+        help="folder of <eval>.yaml, for the evals with no "
+        "src/inspect_evals/<eval>/empty_response.yaml in the checkout",
     )
     add_format_option(parser)
 
@@ -65,8 +71,8 @@ def run_lint_command(args: argparse.Namespace) -> int:
     """Lint, print the findings, and with --fix migrate what can be and lint again."""
     cwd = Path.cwd()
     try:
-        registry = open_registry(args.registry)
         root = find_root(args.paths, args.repo, cwd)
+        registry = with_target_entries(open_registry(args.registry), root)
         shared = shared_files(registry) if args.paths else {}
         evals = evals_of(root, args.paths, cwd, shared)
         report = lint(root, registry, evals)
@@ -117,7 +123,7 @@ def _print(report: LintReport, fmt: str, cwd: Path) -> None:
         where = _shown(finding.path, report, cwd)
         print(f"{where}:{finding.line}:{finding.col}: {finding.code} {finding.message}")
     for name, text in report.suggestions.items():
-        print(f"\n# suggested registry entry: registry/evals/{name}.yaml")
+        print(f"\n# suggested registry entry: {entry_path(name)}")
         print(text, end="")
     for line in report.unfixable:
         note(line)

@@ -37,10 +37,12 @@ def test_the_script_rebuilds_one_releases_logs(tmp_path):
     for path in sorted(built.iterdir()):
         log = read_log(path)
         rows, kept = outcomes_of(path), outcomes_of(committed / path.name)
-        if log.status == "cancelled":
-            # where the SIGINT lands depends on the machine's speed: the
-            # samples both runs hold must agree, and the run must be cancelled
-            assert read_log(committed / path.name).status == "cancelled"
+        if read_log(committed / path.name).status == "cancelled":
+            # where the SIGINT lands depends on the machine's speed: it cancels
+            # the run, or on a loaded machine only the sample it interrupts (a
+            # sample error); the samples both logs hold must agree
+            samples = log.samples or []
+            assert log.status == "cancelled" or any(s.error for s in samples)
             common = {row[:2] for row in rows} & {row[:2] for row in kept}
             assert common, path.name
             assert [r for r in rows if r[:2] in common] == [

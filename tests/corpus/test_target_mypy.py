@@ -4,8 +4,9 @@ inspect_evals' CI runs mypy at its pin (its ``dev`` dependency group), with its
 ``pyproject.toml`` configuration and the ``pydantic.mypy`` plugin, from the
 repository's root, on Python 3.11 to 3.13. Here the same mypy runs, from a
 venv of its own holding the pydantic of the target's environment (mypy loads
-its plugins from its own environment), with ``--python-executable`` of the
-target's environment, on the Python files the migration changes: in the
+its plugins from its own environment) and the stub packages of the target's
+``dev`` group, which sees the target environment's packages through a ``.pth``
+file, on the Python files the migration changes: in the
 migrated tree, and those of them the pristine tree has. Errors are compared
 per file and message, line numbers left out, and the migration may add none.
 The target's ruff on the same files is checked in test_migration_on_target.py.
@@ -34,12 +35,43 @@ ERROR = re.compile(r"^(?P<file>[^:\s]+):\d+: error: (?P<message>.*)$")
 
 
 @pytest.fixture(scope="module")
-def mypy_env(target_env, tmp_path_factory) -> TargetEnvironment:
+def mypy_env(target_env, inspect_evals_tree, tmp_path_factory) -> TargetEnvironment:
+    """mypy, the target's stub packages, and the target environment on its path.
+
+    The target's CI installs its ``dev`` group, stubs included, beside its
+    dependencies; mypy finds stub packages only on the path of the interpreter
+    it checks for, so this venv holds the stubs and sees the target
+    environment's packages through a ``.pth`` file.
+    """
     root = os.environ.get("EMPTY_MIGRATE_MYPY_ENV")
     path = Path(root) if root else tmp_path_factory.mktemp("mypy-env") / "venv"
     pydantic = installed_version(target_env, "pydantic")
-    requirements = [TARGET_MYPY, f"pydantic=={pydantic}"]
-    return TargetEnvironment.ensure(path, requirements, plugins=())
+    stubs = stub_packages(inspect_evals_tree)
+    requirements = [TARGET_MYPY, f"pydantic=={pydantic}", *stubs]
+    environment = TargetEnvironment.ensure(path, requirements, plugins=())
+    [own] = site_packages(environment)
+    (own / "target-environment.pth").write_text(
+        "".join(f"{folder}\n" for folder in site_packages(target_env))
+    )
+    return environment
+
+
+def stub_packages(tree: Path) -> list[str]:
+    """The stub packages (``types-*``) of the target's ``dev`` dependency group."""
+    with (tree / "pyproject.toml").open("rb") as config:
+        dev = tomllib.load(config)["dependency-groups"]["dev"]
+    return [r for r in dev if isinstance(r, str) and r.startswith("types-")]
+
+
+def site_packages(environment: TargetEnvironment) -> list[Path]:
+    script = "import site; print('\\n'.join(site.getsitepackages()))"
+    run = subprocess.run(
+        [str(environment.python), "-c", script],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [Path(line) for line in run.stdout.splitlines() if Path(line).is_dir()]
 
 
 def installed_version(environment: TargetEnvironment, distribution: str) -> str:
@@ -67,7 +99,6 @@ def changed_python_files(report: dict) -> list[str]:
 
 def mypy_errors(
     mypy: TargetEnvironment,
-    target: TargetEnvironment,
     tree: Path,
     files: list[str],
     version: str,
@@ -75,7 +106,7 @@ def mypy_errors(
 ) -> Counter[tuple[str, str]]:
     """mypy's errors on `files` of `tree`, as (file, message), counted."""
     command = [str(mypy.python), "-m", "mypy"]
-    command += ["--python-executable", str(target.python)]
+    command += ["--python-executable", str(mypy.python)]
     command += ["--python-version", version, "--cache-dir", str(cache)]
     run = subprocess.run([*command, *files], cwd=tree, capture_output=True, text=True)
     # 1: errors found; 2: mypy could not check the files at all
@@ -103,7 +134,7 @@ def test_the_error_pattern_reads_a_mypy_error_line():
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_the_migration_adds_no_mypy_error(
-    version, mypy_env, target_env, inspect_evals_tree, migrated_tree, tmp_path
+    version, mypy_env, inspect_evals_tree, migrated_tree, tmp_path
 ):
     migrated, report = migrated_tree
     files = changed_python_files(report)
@@ -114,10 +145,8 @@ def test_the_migration_adds_no_mypy_error(
     # one cache for both trees: the second run rechecks only the modules
     # whose text differs (most of the time goes on inspect_ai and pydantic)
     cache = tmp_path / "mypy-cache"
-    before = mypy_errors(
-        mypy_env, target_env, inspect_evals_tree, existing, version, cache
-    )
-    after = mypy_errors(mypy_env, target_env, migrated, files, version, cache)
+    before = mypy_errors(mypy_env, inspect_evals_tree, existing, version, cache)
+    after = mypy_errors(mypy_env, migrated, files, version, cache)
     new = after - before
     assert sorted(new.elements()) == []
 

@@ -82,6 +82,9 @@ def _untestable(log) -> str | None:
     """Why the scorer's metrics cannot be tested offline, if they cannot."""
     if log.status != "success":
         return f"its metrics fail on answers alone: {_short(log.error)}"
+    if not any(scorer.metrics for scorer in log.eval.scorers or []):
+        # hle's judges, built from its run configs, which name their metrics
+        return "it declares no metrics of its own (its run config names them)"
     if error := next((s.error for s in log.samples if s.error), None):
         return f"it cannot score an answer offline: {_short(error.message)}"
     values = [v.value for s in log.samples for v in (s.scores or {}).values()]

@@ -3,7 +3,9 @@
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,10 +27,15 @@ def have_chromium() -> bool:
     return Path(CHROMIUM).is_file()
 
 
-needs_chromium = pytest.mark.skipif(
-    not have_chromium(), reason="chromium is not installed (.ci/run installs it)"
-)
-"""The mark of a test that reads a page in the browser."""
+def needs_chromium(test: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a test that reads a page in the browser: slow, as a browser starts.
+
+    It runs with ``pytest -m slow`` and is skipped where chromium is missing.
+    """
+    skip = pytest.mark.skipif(
+        not have_chromium(), reason="chromium is not installed (.ci/run installs it)"
+    )
+    return pytest.mark.slow(skip(test))
 
 
 def chromium(page: Path, *args: str, fragment: str = "") -> str:

@@ -25,7 +25,8 @@ from empty_migrate.audit.log import AuditLogError, match_scores
 from empty_migrate.cli.main import main
 from empty_migrate.registry.loader import load_registry
 
-pytestmark = pytest.mark.inspect_versions
+# slow: the logs are written by `inspect eval` runs (about 7 s)
+pytestmark = [pytest.mark.inspect_versions, pytest.mark.slow]
 
 # fixture, target: the first four answer correctly, the fifth answers wrongly,
 # the other seven are non-answers, and includes() records each as INCORRECT

@@ -188,6 +188,7 @@ def test_measured_behaviour_becomes_a_table_of_what_changed():
     assert "Not measured for this text" in unmeasured
 
 
+@pytest.mark.slow  # the audit runs in worker processes, on two trees
 def test_audit_measures_each_eval_before_and_after_for_its_pr(
     repo, registry, tmp_path, monkeypatch
 ):

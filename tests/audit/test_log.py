@@ -142,6 +142,25 @@ def inspect_eval(folder: Path) -> None:
     assert run.returncode == 0, run.stderr
 
 
+LOG_AUDIT_KEYS = {
+    "log",
+    "eval",
+    "task",
+    "category",
+    "samples",
+    "epochs",
+    "sample_epochs",
+    "status",
+    "partial",
+    "scores",
+    "rows",
+    "metrics",
+    "non_answers",
+    "errors",
+}
+"""The keys of one log's `audit --log --format json` object."""
+
+
 @pytest.fixture(scope="module")
 def logs(built_once) -> dict[str, str]:
     """Task name -> the .eval log `inspect eval` wrote for it (read-only)."""
@@ -259,22 +278,7 @@ def test_json_shape(logs, capsys):
     code, out, _ = audit(capsys, logs["gsm8k"], "--eval", "gsm8k", "--format", "json")
     assert code == 0
     report = json.loads(out)
-    assert set(report) == {
-        "log",
-        "eval",
-        "task",
-        "category",
-        "samples",
-        "epochs",
-        "sample_epochs",
-        "status",
-        "partial",
-        "scores",
-        "rows",
-        "metrics",
-        "non_answers",
-        "errors",
-    }
+    assert set(report) == LOG_AUDIT_KEYS
     assert (report["sample_epochs"], report["status"], report["partial"]) == (
         12,
         "success",

@@ -22,6 +22,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from empty_migrate.audit.log import MetricChange, metric_changed
 from empty_migrate.audit.outcomes import LogReadError, read_each
 from empty_migrate.cli.main import main
+from tests.audit.test_log import LOG_AUDIT_KEYS
 
 pytestmark = pytest.mark.inspect_versions
 
@@ -176,22 +177,7 @@ def test_json_of_several_logs_holds_each_logs_audit_and_what_was_not_audited(
         str(logs / name) for name in AUDITED
     ]
     # each log's object is the one `audit --log LOG --format json` gives
-    assert set(report["logs"][0]) == {
-        "log",
-        "eval",
-        "task",
-        "category",
-        "samples",
-        "epochs",
-        "sample_epochs",
-        "status",
-        "partial",
-        "scores",
-        "rows",
-        "metrics",
-        "non_answers",
-        "errors",
-    }
+    assert set(report["logs"][0]) == LOG_AUDIT_KEYS
     assert report["total"]["logs"] == 4
     [cut] = report["unreadable"]
     assert cut.startswith(f"{logs / 'sub' / 'cut.eval'} is truncated or corrupt: ")

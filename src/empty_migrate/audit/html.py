@@ -163,20 +163,19 @@ def _tooltip(row: Row) -> str:
 
 def _not_measured(audit: Audit) -> str:
     grouped = not_measured_by_error(audit.rows)
-    items = "".join(
-        f"<li><code>{escape(error)}</code> ({len(names)}): "
-        f"{escape(', '.join(names))}</li>"
-        for error, names in grouped.items()
-    )
-    count = sum(len(names) for names in grouped.values())
-    return (
-        f'<section id="not-measured"><h2>Not measured ({count} scorers)</h2>'
-        f"<p>{escape(NOT_MEASURED)}.</p><ul>{items or '<li>none</li>'}</ul></section>"
-    )
+    intro = f"<p>{escape(NOT_MEASURED)}.</p>"
+    return _grouped_section("not-measured", "Not measured", grouped, intro)
 
 
 def _not_run(audit: Audit) -> str:
     grouped = not_run_by_reason(audit.not_run)
+    return _grouped_section("not-run", "Not run offline", grouped)
+
+
+def _grouped_section(
+    anchor: str, title: str, grouped: dict[str, list[str]], intro: str = ""
+) -> str:
+    """A list of scorers by the reason they share, under a title with their count."""
     items = "".join(
         f"<li><code>{escape(reason)}</code> ({len(names)}): "
         f"{escape(', '.join(names))}</li>"
@@ -184,8 +183,8 @@ def _not_run(audit: Audit) -> str:
     )
     count = sum(len(names) for names in grouped.values())
     return (
-        f'<section id="not-run"><h2>Not run offline ({count} scorers)</h2>'
-        f"<ul>{items or '<li>none</li>'}</ul></section>"
+        f'<section id="{anchor}"><h2>{title} ({count} scorers)</h2>'
+        f"{intro}<ul>{items or '<li>none</li>'}</ul></section>"
     )
 
 

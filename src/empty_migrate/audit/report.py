@@ -213,19 +213,17 @@ def faults_summary(audit: Audit) -> list[str]:
 
 def not_measured_summary(rows: Iterable[Row]) -> list[str]:
     """The scorers with cells not measured, grouped by the error they raised."""
-    grouped = not_measured_by_error(rows)
-    count = sum(len(names) for names in grouped.values())
-    out = [f"not measured ({count} scorers):"]
-    for error, names in grouped.items():
-        out.append(f"  {error}: {', '.join(names)}")
-    return out
+    return _grouped_lines("not measured", not_measured_by_error(rows))
 
 
 def not_run_summary(not_run: list[NotRun]) -> list[str]:
     """What could not run offline, grouped by reason."""
-    grouped = not_run_by_reason(not_run)
+    return _grouped_lines("not run", not_run_by_reason(not_run))
+
+
+def _grouped_lines(title: str, grouped: dict[str, list[str]]) -> list[str]:
     count = sum(len(names) for names in grouped.values())
-    out = [f"not run ({count} scorers):"]
+    out = [f"{title} ({count} scorers):"]
     for reason, names in grouped.items():
         out.append(f"  {reason}: {', '.join(names)}")
     return out

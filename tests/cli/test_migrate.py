@@ -267,3 +267,33 @@ def test_migrating_one_eval_of_a_shared_helper_names_the_others(
     )
     assert main(["--eval", "alpha", "--eval", "beta", *arguments]) == 0
     assert "note:" not in capsys.readouterr().err
+
+
+def test_a_codemod_crashing_on_one_eval_fails_it_and_migrates_the_rest(
+    demo, repo, registry, capsys, monkeypatch
+):
+    from empty_migrate.codemods.wrap_router.rewrite import WrapRouter
+
+    demo.add_eval("omega", {"omega.py": choice_task("omega")}, choice_entry("omega"))
+    files = WrapRouter.files
+
+    def crash_on_gamma(self, target):
+        if target.name == "gamma":
+            raise ValueError("injected\nsecond line")
+        return files(self, target)
+
+    monkeypatch.setattr(WrapRouter, "files", crash_on_gamma)
+    (registry / "delta.yaml").unlink()
+    assert run(repo, registry, "--all") == 3
+    err = capsys.readouterr().err
+    assert "gamma: failed: tool error: ValueError: injected\n" in err
+    assert "second line" not in err
+    assert "omega: rewritten:" in err
+    assert (
+        "route_empty_responses"
+        in (repo / "src/inspect_evals/omega/omega.py").read_text()
+    )
+    assert (
+        "route_empty_responses"
+        not in (repo / "src/inspect_evals/gamma/gamma.py").read_text()
+    )

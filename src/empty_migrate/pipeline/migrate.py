@@ -526,11 +526,18 @@ def _migrate_one(
     today: str,
     workspace: Workspace,
 ) -> EvalResult:
-    """Migrate one eval; one that needs a file that is not UTF-8 is skipped."""
+    """Migrate one eval; one that needs a file that is not UTF-8 is skipped.
+
+    Any other error on the way is the tool's: the eval fails with it, on one
+    line, and the run goes on with the others.
+    """
     try:
         return _migrated(registry, repo, name, codemods, today, workspace)
     except NotUtf8 as error:  # a file outside its package: a helper, its README
         return EvalResult(name, reason=str(error))
+    except Exception as error:  # one eval's odd shape must not stop the run
+        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+        return EvalResult(name, reason=f"tool error: {reason}", crashed=True)
 
 
 def _migrated(

@@ -83,6 +83,8 @@ class EvalResult:
         eval: The eval's name.
         files: What happened to each file it touched.
         reason: Why it was skipped or failed, if it was.
+        crashed: Whether the tool failed on the eval itself (an error outside
+            any one file's codemods): it is ``failed``, with `reason`.
         scoring: What the migration changes in its scoring, line by line.
         tests_updated: The target tests the migration updated on purpose.
     """
@@ -92,6 +94,7 @@ class EvalResult:
     reason: str | None = None
     scoring: list[str] = field(default_factory=list)
     tests_updated: list[str] = field(default_factory=list)
+    crashed: bool = False
 
     @property
     def review(self) -> list[tuple[str, ReviewNote]]:
@@ -106,7 +109,9 @@ class EvalResult:
     @property
     def status(self) -> Status:
         """The worst status of its files: failed, skipped, rewritten, unchanged."""
-        statuses = {f.status for f in self.files}
+        statuses = {f.status for f in self.files} | (
+            {"failed"} if self.crashed else set()
+        )
         for status in ("failed", "skipped", "rewritten"):
             if status in statuses or (status == "skipped" and self.reason):
                 return status

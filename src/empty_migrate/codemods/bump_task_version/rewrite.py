@@ -134,9 +134,10 @@ def changelog_entries(readme_text: str) -> dict[TaskVersion, str]:
         return {}
     start, end = section
     headings = list(_HEADING.finditer(readme_text, start, end))
+    # each entry runs to the next heading; the last to the section's end
     ends = [h.start() for h in headings[1:]] + [end]
     entries: dict[TaskVersion, str] = {}
-    for heading, stop in zip(headings, ends, strict=True):
+    for heading, stop in zip(headings, ends[: len(headings)], strict=True):
         if heading["n"] is not None:
             entry = readme_text[heading.start() : stop]
             entries.setdefault(_version(heading), entry)

@@ -179,6 +179,7 @@ def test_a_folder_at_a_destination_fails_its_eval_before_anything_of_it_is_writt
         "unchanged": 0,
         "skipped": 0,
         "failed": 1,
+        "not_in_registry": 0,
     }
     assert snapshot(repo / "src/inspect_evals/beta") == beta
     assert all(migrated(repo, name) for name in ["alpha", "delta", "gamma"])

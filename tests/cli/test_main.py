@@ -198,11 +198,11 @@ def test_an_old_format_name_prints_what_text_prints(log, capsys, command, old):
     ("args", "said"),
     [
         (
-            ["--eval", "mmlu_0_shot", "--dry-run", "--repo", "/nonexistent"],
+            ["--eval", "mmlu_0_shot", "--dry-run", "--repo", "TREE"],
             "'mmlu_0_shot' is a task of eval mmlu: pass --eval mmlu",
         ),
         (
-            ["audit", "--eval", "gpqa_diamond", "--repo", "/nonexistent"],
+            ["audit", "--eval", "gpqa_diamond", "--repo", "TREE"],
             "'gpqa_diamond' is a task of eval gpqa: pass --eval gpqa",
         ),
         (
@@ -215,7 +215,10 @@ def test_a_tasks_name_where_an_eval_is_expected_names_its_eval(
     args, said, capsys, tmp_path, monkeypatch
 ):
     monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
-    assert main(args) == 2
+    tree = tmp_path / "tree"  # an empty checkout: the registry is this package's
+    (tree / "src/inspect_evals").mkdir(parents=True)
+    (tree / "src/inspect_evals/__init__.py").write_text("")
+    assert main([str(tree) if arg == "TREE" else arg for arg in args]) == 2
     assert capsys.readouterr().err == f"empty-migrate: {said}\n"
 
 

@@ -108,7 +108,6 @@ def test_json_lists_every_eval_and_file(repo, registry, capsys):
         f["path"]: (f["status"], f["codemods"]) for f in by_eval["gamma"]["files"]
     } == {
         "src/inspect_evals/utils/empty_response.py": ("rewritten", ["install_router"]),
-        "src/inspect_evals/utils/scorers.py": ("unchanged", []),
         "src/inspect_evals/gamma/gamma.py": ("rewritten", ["wrap_router"]),
     }
     assert by_eval["delta"]["status"] == "skipped"
@@ -117,7 +116,9 @@ def test_json_lists_every_eval_and_file(repo, registry, capsys):
         "unchanged": 0,
         "skipped": 1,
         "failed": 0,
+        "not_in_registry": 0,
     }
+    assert data["not_in_registry"] == []
 
 
 def test_unparsable_file_skips_the_eval_and_the_run_goes_on(repo, registry, capsys):
@@ -134,7 +135,7 @@ def test_registry_mismatch_skips_the_eval(repo, registry, capsys):
     path.write_text(path.read_text().replace("def gamma(", "def gamma_v2("))
     assert run(repo, registry, "--eval", "gamma", "--dry-run") == 0
     err = capsys.readouterr().err
-    assert "gamma: skipped: code no longer matches the registry" in err
+    assert "gamma: skipped: code no longer matches its entry" in err
 
 
 def test_unknown_eval_suggests_a_name(repo, registry, capsys):
@@ -251,7 +252,7 @@ def test_evals_sharing_a_helper_each_get_a_version_bump_once(
     assert capsys.readouterr().out == ""
 
 
-def test_migrating_one_eval_of_a_shared_helper_names_the_others(
+def test_migrating_one_eval_of_a_shared_helper_brings_in_the_others_and_says_so(
     demo, repo, registry, capsys
 ):
     demo.write({"src/inspect_evals/utils/shared.py": SHARED_HELPER})
@@ -261,12 +262,14 @@ def test_migrating_one_eval_of_a_shared_helper_names_the_others(
     arguments = ["--dry-run", "--repo", str(repo), "--registry", str(registry)]
     assert main(["--eval", "alpha", *arguments]) == 0
     err = capsys.readouterr().err
-    assert (
-        "note: src/inspect_evals/utils/shared.py also scores beta, not in this run"
-        in err
+    said = (
+        "empty-migrate: alpha shares utils/shared.py (shared_scorer) with beta: "
+        "migrating them together, each with its own version bump and changelog\n"
     )
+    assert err.startswith(said)
+    assert "alpha: rewritten" in err and "beta: rewritten" in err
     assert main(["--eval", "alpha", "--eval", "beta", *arguments]) == 0
-    assert "note:" not in capsys.readouterr().err
+    assert "migrating them together" not in capsys.readouterr().err
 
 
 def test_a_codemod_crashing_on_one_eval_fails_it_and_migrates_the_rest(

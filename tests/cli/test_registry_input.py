@@ -106,10 +106,10 @@ def test_several_problems_end_with_their_count(demo, capsys):
     assert len(lines) == 3 and lines[-1] == "registry invalid: 2 problem(s)"
 
 
-def test_a_broken_entry_of_an_eval_outside_the_run_is_not_read_as_a_sharer(
+def test_a_broken_entry_of_a_sharer_the_run_brings_in_stops_it_before_anything(
     demo, capsys
 ):
-    """The note on evals sharing a rewritten file skips an entry that does not load."""
+    """alpha's migration rewrites the helper beta scores with: beta's entry counts."""
     demo.write({"src/inspect_evals/utils/shared.py": SHARED_HELPER})
     for name in ("alpha", "beta"):
         entry = shared_entry(name, ["wrap_router"])
@@ -117,7 +117,8 @@ def test_a_broken_entry_of_an_eval_outside_the_run_is_not_read_as_a_sharer(
     beta = demo.registry / "beta.yaml"
     beta.write_text(beta.read_text() + "category: qa\n")  # names the helper still
     args = ["--eval", "alpha", "--dry-run", "--repo", str(demo.repo)]
-    assert main([*args, "--registry", str(demo.registry)]) == 0
-    err = capsys.readouterr().err
-    assert "alpha: rewritten" in err
-    assert "note:" not in err and "Traceback" not in err
+    assert main([*args, "--registry", str(demo.registry)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"{beta}:" in captured.err and "duplicate key" in captured.err
+    assert "Traceback" not in captured.err

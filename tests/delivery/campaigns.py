@@ -31,7 +31,7 @@ CLOSES = re.compile(r"Closes: no linked issue as [^<\s]|Closes:? #[0-9]+")
 GOLDEN = Path(__file__).parents[2] / "golden"
 SCORERS = (
     GOLDEN
-    / "install_router/preset_helper_sole_registry_user/before/src/inspect_evals"
+    / "retire_preset/last_caller_migrated/before/src/inspect_evals"
     / "utils/scorers.py"
 )
 """inspect_evals' scorer helpers, with the preset the router's shim replaces."""

@@ -45,7 +45,7 @@ def test_the_foundation_holds_the_shared_files_and_each_eval_branch_its_own(
 
     untouched(repo)
     assert branches(repo) == BRANCHES
-    assert changed(repo, FOUNDATION) == {ROUTER, TEST_HELPER, SCORERS}
+    assert changed(repo, FOUNDATION) == {ROUTER, TEST_HELPER}
     assert changed(repo, "empty-policy/gamma", FOUNDATION) == {
         "src/inspect_evals/gamma/gamma.py",
         "src/inspect_evals/gamma/eval.yaml",
@@ -67,11 +67,13 @@ def test_the_foundation_holds_the_shared_files_and_each_eval_branch_its_own(
     assert "empty-policy/delta" not in branches(repo)  # manual: no diff, no branch
 
 
-def test_the_foundations_pr_names_the_evals_its_shim_changes(campaigned):
+def test_the_foundation_adds_files_and_changes_no_code_an_eval_calls(campaigned):
     repo = campaigned.repo
+    # delta, left to a person, still calls the preset helper: it keeps its code
+    for branch in branches(repo):
+        assert SCORERS not in changed(repo, branch), branch
     pr = (repo / ".git/empty-migrate/pr/foundation.md").read_text()
-    assert "`preset_score_on_no_response`" in pr
-    assert "the evals that call it today (delta)" in pr
+    assert "`preset_score_on_no_response`" not in pr
     assert "An empty completion can be genuine silence" in pr  # the policy, once
     gamma = (repo / ".git/empty-migrate/pr/gamma.md").read_text()
     assert "An empty completion can be genuine silence" not in gamma
@@ -255,7 +257,7 @@ def test_dry_run_lists_branches_and_files_and_creates_nothing(repo, registry, ca
     assert "  src/inspect_evals/gamma/gamma.py\n" in out
     assert (
         f"{FOUNDATION} (the files the evals share): would create\n"
-        f"  {ROUTER}\n  {SCORERS}\n  {TEST_HELPER}\n"
+        f"  {ROUTER}\n  {TEST_HELPER}\n"
     ) in out
     assert refs(repo) == before
     assert not (repo / ".git/empty-migrate").exists()

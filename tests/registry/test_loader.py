@@ -157,9 +157,10 @@ def test_all_problems_of_all_files_at_once(tmp_path):
 def test_cli_reports_every_problem_and_exits_2_before_anything_else(tmp_path, capsys):
     write(tmp_path, VALID.replace("category: safety", "category: chat"), "one")
     write(tmp_path, VALID.replace("judge: scorer", "judge_model: gpt"), "two")
-    code = main(
-        ["registry", "scan", "--registry", str(tmp_path), "--repo", "/nonexistent"]
-    )
+    tree = tmp_path / "tree"
+    (tree / "src/inspect_evals").mkdir(parents=True)
+    (tree / "src/inspect_evals/__init__.py").write_text("")
+    code = main(["registry", "scan", "--registry", str(tmp_path), "--repo", str(tree)])
     err = capsys.readouterr().err.splitlines()
     assert code == 2
     assert err[-1] == "registry invalid: 3 problem(s)"

@@ -4,7 +4,11 @@ import pytest
 
 from empty_migrate.entries.in_target import entry_path, render_entry
 from empty_migrate.registry.loader import EVALS_DIR, Registry, load_entry
-from empty_migrate.registry.target import target_entry_files, with_target_entries
+from empty_migrate.registry.target import (
+    registry_of,
+    target_entry_files,
+    unknown_evals,
+)
 from tests.demo import EVAL, manual_entry
 
 
@@ -47,7 +51,21 @@ def test_the_target_entry_wins_and_the_package_fills_the_rest(demo, cache):
     demo.register("other", manual_entry("kept by a person", "x (other/a.py:1)"))
     target_entry = manual_entry("the target's own reason", "x (demo/scorer.py:8)")
     demo.write({entry_path(EVAL): target_entry})
-    merged = with_target_entries(Registry(demo.registry), demo.repo)
+    merged = registry_of(demo.repo, demo.registry)
     assert merged.names == ["demo", "other"]
     assert merged.get(EVAL).codemods_reason == "the target's own reason"
     assert merged.get("other").codemods_reason == "kept by a person"
+
+
+def test_without_a_checkout_the_seed_is_the_registry(demo):
+    demo.register("other", manual_entry("kept by a person", "x (other/a.py:1)"))
+    assert registry_of(None, demo.registry).names == ["other"]
+
+
+def test_unknown_evals_are_the_packages_no_entry_names(demo):
+    demo.add_demo_eval()
+    demo.write({"src/inspect_evals/newbench/newbench.py": "X = 1\n"})
+    demo.write({"src/inspect_evals/ownbench/ownbench.py": "X = 1\n"})
+    demo.write({entry_path("ownbench"): manual_entry("mine", "x (ownbench/a.py:1)")})
+    registry = registry_of(demo.repo, demo.registry)
+    assert unknown_evals(registry, demo.repo) == ["newbench"]

@@ -18,7 +18,11 @@ from empty_migrate.cli.common import (
 )
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.registry.loader import EVALS_DIR, Registry, RegistryError
-from empty_migrate.target.corpus import CorpusError, resolve_target
+from empty_migrate.target.corpus import (
+    CorpusError,
+    enclosing_checkout,
+    resolve_target,
+)
 from empty_migrate.target.files import write_files
 
 if TYPE_CHECKING:  # imported when used: running an audit needs inspect_ai
@@ -104,7 +108,13 @@ def _audit_log(args: argparse.Namespace) -> int:
             "audit --log LOG… takes at most one --eval EVAL (without it, each log's "
             "task names its eval)"
         )
-    registry = open_registry(args.registry)
+    # a log's task is looked up in the registry of the checkout we are in
+    # (or --repo), whose own entries name its new evals
+    try:
+        root = _tree(args.repo) if args.repo else enclosing_checkout(Path.cwd())
+    except CorpusError as error:
+        raise UsageError(str(error)) from None
+    registry = open_registry(args.registry, root)
     eval_name = next(iter(args.audit_evals), None)
     # one log file keeps its own report; several, or a folder, get a total
     if len(args.log) > 1 or Path(args.log[0]).is_dir():
@@ -196,10 +206,6 @@ def _run(args: argparse.Namespace) -> tuple["Audit | None", "Audit | None"]:
         raise UsageError("--workers must be at least 1")
     if args.audit_all and args.audit_evals:
         raise UsageError("--eval and --all together: name evals or take them all")
-    registry = open_registry(args.registry)
-    evals = selected_evals(registry, args.audit_evals, args.audit_all)
-    if not check_or_report(registry, evals):
-        return None, None
     from empty_migrate.audit.run import AuditError, choose_python, run_audit
 
     try:
@@ -208,6 +214,14 @@ def _run(args: argparse.Namespace) -> tuple["Audit | None", "Audit | None"]:
             if args.before
             else [_tree(args.repo)]
         )
+    except CorpusError as error:
+        raise UsageError(str(error)) from None
+    # the audited tree's registry (the migrated one's, with --before)
+    registry = open_registry(args.registry, trees[-1])
+    evals = selected_evals(registry, args.audit_evals, args.audit_all, trees[-1])
+    if not check_or_report(registry, evals):
+        return None, None
+    try:
         python = choose_python(args.python, trees[-1], note)
         audits = [run_audit(registry, t, evals, python, args.workers) for t in trees]
     except (AuditError, CorpusError) as error:

@@ -9,10 +9,16 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from empty_migrate.cli.common import add_format_option, note, progress_bar
+from empty_migrate.cli.common import (
+    add_format_option,
+    note,
+    progress_bar,
+    report_problems,
+)
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.stops import described, exit_status
-from empty_migrate.target.corpus import CorpusError, resolve_target
+from empty_migrate.registry.loader import RegistryError
+from empty_migrate.target.corpus import CorpusError
 from empty_migrate.target.files import WriteError
 from empty_migrate.target.lock import LockError, repository_lock
 
@@ -22,6 +28,7 @@ if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
     from empty_migrate.delivery.campaign import Delivery, Outcome, Plan
     from empty_migrate.delivery.git import GitRepo
     from empty_migrate.registry.loader import Registry
+    from empty_migrate.target.corpus import Target
 
 
 def add_branch_arguments(group: argparse._ArgumentGroup) -> list[argparse.Action]:
@@ -125,6 +132,7 @@ def branch_option_misuse(args: argparse.Namespace) -> str | None:
 
 def run_branch_per_eval(
     args: argparse.Namespace,
+    target: "Target",
     registry: "Registry",
     evals: list[str],
     codemods: Sequence["Declaration"],
@@ -137,7 +145,6 @@ def run_branch_per_eval(
     from empty_migrate.delivery.git import GitError, GitRepo
 
     try:
-        target = resolve_target(args.migrate_repo, on_fetch=note)
         if target.cached:
             raise CorpusError(
                 f"will not make branches in the cached release at {target.path}: "
@@ -154,6 +161,9 @@ def run_branch_per_eval(
             return _campaign(git, args, registry, evals, codemods, today)
     except (GitError, AuditError, LockError) as error:
         note(str(error))
+        return ExitCode.USAGE
+    except RegistryError as error:  # an entry of the base an eval brings in
+        report_problems(error)
         return ExitCode.USAGE
     except PlanError as error:
         note(str(error))
@@ -199,10 +209,12 @@ def _campaign(
     with progress_bar(evals) as progress:
         planned = campaign.plan(
             git, registry, evals, codemods, today, base_commit, args.issue, measure,
-            progress, args.replace_router,
+            progress, args.replace_router, note,
         )  # fmt: skip
     for kept in planned.kept:
         note(kept.note())
+    if unknown := planned.run_plan.unknown_note():
+        note(unknown)
     for name, reason in planned.failed.items():
         note(f"{name}: failed, no branch: {reason}")
     for name, reason in planned.skipped.items():

@@ -8,12 +8,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.registry.loader import (
     Registry,
     RegistryError,
     folder_problem,
     unknown_name_message,
 )
+from empty_migrate.registry.target import registry_of, unknown_evals
 from empty_migrate.registry.tasks import task_index, task_name
 
 if TYPE_CHECKING:
@@ -39,8 +41,13 @@ def usage_error(message: str) -> int:
     return ExitCode.USAGE
 
 
-def open_registry(directory: Path) -> Registry:
-    """The registry in `directory` (its entries are read when used).
+def open_registry(directory: Path, root: Path | None) -> Registry:
+    """The registry every command reads: the checkout's entries, then `directory`'s.
+
+    The entries a target keeps (``src/inspect_evals/<eval>/empty_response.yaml``
+    in the checkout at `root`) come first; the folder `directory` (this
+    package's registry unless ``--registry`` says otherwise) seeds the rest
+    (`registry_of`). Entries are read when used.
 
     Raises:
         UsageError: If `directory` is not a folder holding registry entries.
@@ -51,7 +58,7 @@ def open_registry(directory: Path) -> Registry:
             f"--registry {directory}: {problem}; pass the folder of <eval>.yaml "
             "entries, or leave --registry out for the registry this tool ships"
         )
-    return Registry(directory)
+    return registry_of(root, directory)
 
 
 def add_format_option(
@@ -105,13 +112,17 @@ def report_problems(error: RegistryError) -> None:
 
 
 def selected_evals(
-    registry: Registry, names: Sequence[str] | None, take_all: bool
+    registry: Registry,
+    names: Sequence[str] | None,
+    take_all: bool,
+    root: Path | None = None,
 ) -> list[str]:
     """The evals a command runs on: all of them, or the names given, once each.
 
     Raises:
         UsageError: If neither is given, or both, or a name is not a
-            registered eval (the message names close matches).
+            registered eval (the message names close matches, or says how
+            to write the entry of a package of the checkout at `root`).
     """
     if take_all and names:
         raise UsageError("--all and --eval exclude each other: pass one of them")
@@ -121,16 +132,24 @@ def selected_evals(
         raise UsageError("name --eval EVAL (repeatable) or --all")
     for name in names:
         if name not in registry.files:
-            raise UsageError(unknown_eval_message(registry, name, "--eval "))
+            raise UsageError(unknown_eval_message(registry, name, "--eval ", root))
     return list(dict.fromkeys(names))
 
 
-def unknown_eval_message(registry: Registry, name: str, option: str = "") -> str:
-    """Why `name` is no eval: the eval it is a task of, else the close matches.
+def unknown_eval_message(
+    registry: Registry, name: str, option: str = "", root: Path | None = None
+) -> str:
+    """Why `name` is no eval: unregistered, a task of one, else the close matches.
 
     ``'gpqa_diamond' is a task of eval gpqa: pass --eval gpqa`` (`option` is
-    what comes before an eval's name on the command line).
+    what comes before an eval's name on the command line). A package of the
+    checkout at `root` with no entry gets the command that writes one.
     """
+    if root is not None and name in unknown_evals(registry, root):
+        return (
+            f"eval {name!r} has no registry entry: write one with "
+            f"`{scaffold_command(name)}` and fill in its TODOs"
+        )
     owners = task_index(registry).get(task_name(name), ())
     if not owners:
         return unknown_name_message("eval", name, registry.files)

@@ -24,7 +24,6 @@ from empty_migrate.lint.checkout import (
 )
 from empty_migrate.lint.rules import LintReport, lint
 from empty_migrate.registry.loader import EVALS_DIR, RegistryError
-from empty_migrate.registry.target import with_target_entries
 
 if TYPE_CHECKING:
     from empty_migrate.cli.common import Commands
@@ -72,7 +71,7 @@ def run_lint_command(args: argparse.Namespace) -> int:
     cwd = Path.cwd()
     try:
         root = find_root(args.paths, args.repo, cwd)
-        registry = with_target_entries(open_registry(args.registry), root)
+        registry = open_registry(args.registry, root)
         shared = shared_files(registry) if args.paths else {}
         evals = evals_of(root, args.paths, cwd, shared)
         report = lint(root, registry, evals)

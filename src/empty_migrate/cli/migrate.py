@@ -21,10 +21,12 @@ from empty_migrate.cli.common import (
     note,
     open_registry,
     progress_bar,
+    report_problems,
     selected_evals,
     usage_error,
 )
 from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.pipeline.migrate import (
     KeptFile,
     RunResult,
@@ -32,11 +34,11 @@ from empty_migrate.pipeline.migrate import (
     is_shared,
     migrate,
     select_codemods,
-    unselected_sharers,
 )
+from empty_migrate.pipeline.plan import Plan, plan_run
 from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
-from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.registry.loader import EVALS_DIR, Registry, RegistryError
 from empty_migrate.target.corpus import CorpusError, Target, resolve_target
 from empty_migrate.target.files import Journal, WriteError, recover
 from empty_migrate.target.lock import LockError, repository_lock
@@ -167,22 +169,22 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         )
     today = (args.today or datetime.date.today()).isoformat()
     try:
-        registry = open_registry(args.migrate_registry)
-        evals = selected_evals(registry, args.evals, args.all)
         codemods = select_codemods(args.only, args.skip)
-    except (SelectionError, UsageError) as error:
-        return usage_error(error.args[0])
-    if not check_or_report(registry, evals):
-        return ExitCode.USAGE
-    if args.branch_per_eval:
-        return run_branch_per_eval(args, registry, evals, codemods, today)
-    try:
         target = resolve_target(args.migrate_repo, on_fetch=note)
-        _refuse_cached_write(target, writes)
-    except CorpusError as error:
+        registry = open_registry(args.migrate_registry, target.path)
+        evals = selected_evals(registry, args.evals, args.all, target.path)
+    except (SelectionError, UsageError, CorpusError) as error:
         return usage_error(error.args[0])
     if target.notice:
         note(target.notice)
+    if not check_or_report(registry, evals):
+        return ExitCode.USAGE
+    if args.branch_per_eval:
+        return run_branch_per_eval(args, target, registry, evals, codemods, today)
+    try:
+        _refuse_cached_write(target, writes)
+    except CorpusError as error:
+        return usage_error(error.args[0])
     if not writes:
         return _migrate(registry, target.path, evals, codemods, today, args, None)
     return _migrate_under_lock(registry, target.path, evals, codemods, today, args)
@@ -196,14 +198,20 @@ def migrate_in_place(registry: Registry, repo: Path, evals: list[str]) -> int:
     """
     if not check_or_report(registry, evals):
         return ExitCode.USAGE
-    # the options' own defaults (an in-place text run), so a new option has one
-    args = _default_options()
-    today = datetime.date.today().isoformat()
-    codemods = select_codemods(None, None)
-    return _migrate_under_lock(registry, repo, evals, codemods, today, args)
+    return _migrate_under_lock(
+        registry, repo, evals, select_codemods(None, None), _today(), default_options()
+    )
 
 
-def _default_options() -> argparse.Namespace:
+def _today() -> str:
+    return datetime.date.today().isoformat()
+
+
+def default_options() -> argparse.Namespace:
+    """The migration options as the command line leaves them: an in-place text run.
+
+    Read from the parser itself, so that a new option has one default.
+    """
     parser = argparse.ArgumentParser(add_help=False)
     add_migrate_arguments(parser)
     return parser.parse_args([])
@@ -237,16 +245,23 @@ def _migrate(
     args: argparse.Namespace,
     journal: Journal | None,
 ) -> int:
-    """Compute the migration, then print it, write it and summarise.
+    """Plan the run and say what it covers, compute it, print, write, summarise.
 
     It is written when a `journal` is given, to record the staging files in.
     """
     try:
-        with progress_bar(evals) as progress:
+        plan = plan_run(registry, repo, evals)
+    except RegistryError as error:
+        report_problems(error)
+        return ExitCode.USAGE
+    for line in plan.notes:
+        note(line)
+    try:
+        with progress_bar(plan.evals) as progress:
             run = migrate(
                 registry,
                 repo,
-                evals,
+                plan,
                 codemods,
                 today,
                 progress,
@@ -259,7 +274,7 @@ def _migrate(
         stopped = _write(run, repo, journal)
         if stopped is not None:
             return exit_status(stopped)
-    return _report(registry, run, args, journal is not None)
+    return _report(plan, run, args, journal is not None)
 
 
 def _refuse_cached_write(target: Target, writes: bool) -> None:
@@ -307,27 +322,21 @@ def _mark_failed(run: RunResult, report: "WriteReport") -> None:
         run.fail(evals, f"not written: {reason}")
 
 
-def _report(
-    registry: Registry, run: RunResult, args: argparse.Namespace, writes: bool
-) -> int:
+def _report(plan: Plan, run: RunResult, args: argparse.Namespace, writes: bool) -> int:
     """Print the diff or JSON on stdout, and the summary and notes on stderr."""
     changed = run.changed_files()
     if args.output_format == "json":
-        print(json.dumps(_as_json(run), indent=2))
+        print(json.dumps(_as_json(run, plan), indent=2))
     elif args.dry_run:
         _print_diff(run, sys.stdout, args.show_shared)
     if args.output_format == "text":
-        _print_summary(run, sys.stderr, writes)
+        _print_summary(run, plan, sys.stderr, writes)
     for kept in run.kept:
         note(kept.note())
     for notice in run.notices:
         note(f"note: {notice}")
-    for path, others in unselected_sharers(registry, run).items():
-        print(
-            f"empty-migrate: note: {path} also scores {', '.join(others)}, not in "
-            "this run: migrate them together so each gets its version bump",
-            file=sys.stderr,
-        )
+    if unknown := plan.unknown_note():
+        note(unknown)
     if run.count("failed"):
         return ExitCode.TOOL_ERROR
     if args.check and changed:
@@ -419,7 +428,7 @@ def _color_console(stream: TextIO) -> "Console | None":
     return console if console.color_system and not console.no_color else None
 
 
-def _print_summary(run: RunResult, stream: TextIO, writes: bool) -> None:
+def _print_summary(run: RunResult, plan: Plan, stream: TextIO, writes: bool) -> None:
     for result in run.evals:
         rewritten = [f for f in result.files if f.status == "rewritten"]
         if result.status == "rewritten":
@@ -442,10 +451,14 @@ def _print_summary(run: RunResult, stream: TextIO, writes: bool) -> None:
         f"{run.count(s)} {s}" for s in ("rewritten", "unchanged", "skipped", "failed")
     )
     files = len(run.changed_files())
-    print(f"{len(run.evals)} evals: {counts}; {verb} {files} file(s)", file=stream)
+    unknown = f", {len(plan.unknown)} not in the registry" if plan.unknown else ""
+    print(
+        f"{len(run.evals)} evals: {counts}{unknown}; {verb} {files} file(s)",
+        file=stream,
+    )
 
 
-def _as_json(run: RunResult) -> dict[str, Any]:
+def _as_json(run: RunResult, plan: Plan) -> dict[str, Any]:
     return {
         "evals": [
             {
@@ -468,8 +481,16 @@ def _as_json(run: RunResult) -> dict[str, Any]:
             for result in run.evals
         ],
         "summary": {
-            s: run.count(s) for s in ("rewritten", "unchanged", "skipped", "failed")
+            **{
+                s: run.count(s) for s in ("rewritten", "unchanged", "skipped", "failed")
+            },
+            "not_in_registry": len(plan.unknown),
         },
+        "not_in_registry": [
+            {"eval": name, "write_entry": scaffold_command(name)}
+            for name in plan.unknown
+        ],
+        "plan": list(plan.notes),
         "notices": run.notices,
         "kept": [
             {

@@ -23,7 +23,12 @@ from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_refe
 from empty_migrate.registry.loader import EVALS_DIR, Registry, unknown_name_message
 from empty_migrate.source.flow import FlowCheck
 from empty_migrate.source.scan import EvalScan, eval_package_names, scan_eval, scan_repo
-from empty_migrate.target.corpus import CorpusError, Target, resolve_target
+from empty_migrate.target.corpus import (
+    CorpusError,
+    Target,
+    enclosing_checkout,
+    resolve_target,
+)
 
 if TYPE_CHECKING:
     from empty_migrate.cli.common import Commands
@@ -31,39 +36,48 @@ if TYPE_CHECKING:
 
 def add_registry_commands(commands: "Commands") -> None:
     """Register ``registry list|show|validate|scan`` on the top-level parser."""
-    registry = commands.add_parser("registry", help="the registry of evals")
+    registry = commands.add_parser(
+        "registry",
+        help="the registry of evals: the checkout's own entries "
+        "(src/inspect_evals/<eval>/empty_response.yaml), then this package's",
+    )
     actions = registry.add_subparsers(dest="action", required=True)
     listing = actions.add_parser("list", help="eval, category, polarity, codemods")
     add_format_option(listing, aliases={"table": "text"})
     show = actions.add_parser("show", help="everything known about one eval")
     show.add_argument("eval")
     add_format_option(show)
-    for name, help_text in [
-        ("validate", "schema, and every scorer reference resolves in the target"),
-        ("scan", "static analysis of the target; exit 1 on drift from the registry"),
-    ]:
-        action = actions.add_parser(name, help=help_text)
-        action.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
+    actions.add_parser(
+        "validate", help="schema, and every scorer reference resolves in the target"
+    )
+    scan = actions.add_parser(
+        "scan", help="static analysis of the target; exit 1 on drift from the registry"
+    )
+    add_format_option(scan)
     scaffold_cmd = actions.add_parser(
-        "scaffold", help="print a starting entry for an eval, from the scan"
+        "scaffold",
+        help="print a starting entry for an eval, from the scan (save it as "
+        "src/inspect_evals/<eval>/empty_response.yaml)",
     )
     scaffold_cmd.add_argument("eval")
-    scaffold_cmd.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
-    add_format_option(actions.choices["scan"])
     for action in actions.choices.values():
+        action.add_argument(
+            "--repo",
+            help="PATH, or pypi:inspect-evals==VERSION (default: the checkout "
+            "around the current folder; outside one, list and show read this "
+            "package's registry alone, the others the pinned release)",
+        )
         action.add_argument(
             "--registry", type=Path, default=EVALS_DIR, help="folder of <eval>.yaml"
         )
 
 
+_NEEDS_A_TREE = {"validate", "scan", "scaffold"}
+"""The commands that read the target's code, not only its registry entries."""
+
+
 def run_registry(args: argparse.Namespace) -> int:
     """Run one registry command; the registry is validated before anything else."""
-    try:
-        registry = open_registry(args.registry)
-    except UsageError as error:
-        return usage_error(str(error))
-    if not check_or_report(registry):
-        return ExitCode.USAGE
     handlers = {
         "list": _list,
         "show": _show,
@@ -72,13 +86,35 @@ def run_registry(args: argparse.Namespace) -> int:
         "scaffold": _scaffold,
     }
     try:
-        return handlers[args.action](registry, args)
+        target = _target(args)
+        root = target.path if target else None
+        registry = open_registry(args.registry, root)
+        if not check_or_report(registry):
+            return ExitCode.USAGE
+        return handlers[args.action](registry, args, target)
+    except UsageError as error:
+        return usage_error(str(error))
     except (CorpusError, KeyError) as error:
         note(error.args[0])
         return ExitCode.USAGE
 
 
-def _list(registry: Registry, args: argparse.Namespace) -> int:
+def _target(args: argparse.Namespace) -> Target | None:
+    """The checkout the command reads: ``--repo``, else the one around us.
+
+    Outside a checkout, the commands that read code use the pinned release;
+    ``list`` and ``show`` read this package's registry alone (None).
+    """
+    if args.repo is None and args.action not in _NEEDS_A_TREE:
+        checkout = enclosing_checkout(Path.cwd())
+        return Target(checkout, str(checkout)) if checkout else None
+    target = resolve_target(args.repo)
+    if target.notice:
+        note(target.notice)
+    return target
+
+
+def _list(registry: Registry, args: argparse.Namespace, _: Target | None) -> int:
     rows = [_summary_row(name, entry) for name, entry in registry.evals.items()]
     if args.format == "json":
         print(json.dumps(rows, indent=2))
@@ -111,16 +147,19 @@ def _summary_row(name: str, entry: EvalEntry) -> dict[str, Any]:
     }
 
 
-def _show(registry: Registry, args: argparse.Namespace) -> int:
+def _show(registry: Registry, args: argparse.Namespace, target: Target | None) -> int:
+    root = target.path if target else None
     if args.eval not in registry.files:
-        return usage_error(unknown_eval_message(registry, args.eval))
+        return usage_error(unknown_eval_message(registry, args.eval, root=root))
     entry = registry.get(args.eval)
     resolved = _resolved_table(entry)
+    source = registry.files[args.eval]
     if args.format == "json":
-        data = as_data(entry)
-        print(json.dumps({"eval": args.eval, **data, "resolved": resolved}, indent=2))
+        data = {"eval": args.eval, "entry": str(source), **as_data(entry)}
+        print(json.dumps({**data, "resolved": resolved}, indent=2))
         return ExitCode.OK
-    print(f"{args.eval}  ({registry.files[args.eval].name})")
+    shown = source.relative_to(root) if root and source.is_relative_to(root) else source
+    print(f"{args.eval}  ({shown})")
     for key in (
         "category",
         "polarity",
@@ -161,15 +200,10 @@ def _resolved_table(entry: EvalEntry) -> list[dict[str, Any]]:
     return rows
 
 
-def _target(args: argparse.Namespace) -> Target:
-    target = resolve_target(args.repo)
-    if target.notice:
-        note(target.notice)
-    return target
-
-
-def _validate(registry: Registry, args: argparse.Namespace) -> int:
-    target = _target(args)
+def _validate(
+    registry: Registry, args: argparse.Namespace, target: Target | None
+) -> int:
+    assert target is not None  # a command of _NEEDS_A_TREE
     problems = list(
         unresolved_references(registry, scan_repo(target.path), target.path)
     )
@@ -185,8 +219,8 @@ def _validate(registry: Registry, args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _scan(registry: Registry, args: argparse.Namespace) -> int:
-    target = _target(args)
+def _scan(registry: Registry, args: argparse.Namespace, target: Target | None) -> int:
+    assert target is not None  # a command of _NEEDS_A_TREE
     scans = scan_repo(target.path)
     found = drift(registry, scans, target.path)
     if args.format == "json":
@@ -196,11 +230,13 @@ def _scan(registry: Registry, args: argparse.Namespace) -> int:
     return ExitCode.WORK_REMAINS if found else ExitCode.OK
 
 
-def _scaffold(registry: Registry, args: argparse.Namespace) -> int:
+def _scaffold(
+    registry: Registry, args: argparse.Namespace, target: Target | None
+) -> int:
+    assert target is not None  # a command of _NEEDS_A_TREE
     # imported here: a migration, which reads this module too, never scaffolds
     from empty_migrate.registry.scaffold import scaffold
 
-    target = _target(args)
     names = eval_package_names(target.path)
     if args.eval not in names:
         raise KeyError(unknown_name_message("eval package", args.eval, names))

@@ -26,6 +26,7 @@ from empty_migrate.codemods import (
     judge_bypass,
     replace_dead_check,
     replace_preset,
+    retire_preset,
     update_tests,
     wrap_router,
     write_registry_entry,
@@ -53,6 +54,7 @@ __all__ = [
 DECLARATIONS: tuple[Declaration, ...] = (
     install_router.DECLARATION,
     replace_preset.DECLARATION,
+    retire_preset.DECLARATION,
     wrap_router.DECLARATION,
     judge_bypass.DECLARATION,
     replace_dead_check.DECLARATION,
@@ -123,10 +125,12 @@ def eval_target(
     today: str = "",
     changed_by: Iterable[str] = (),
     workspace: "Workspace | None" = None,
+    unit: Iterable[str] = (),
 ) -> "EvalTarget":
     """One eval to migrate, its entry's codemods and `changed_by` as declarations.
 
-    It reads the tree at `repo` through `workspace`, or a workspace of its own.
+    It reads the tree at `repo` through `workspace`, or a workspace of its own;
+    `unit` is the evals migrated together with it (itself alone by default).
     """
     from empty_migrate.codemods.kit.base import EvalTarget
     from empty_migrate.source.workspace import Workspace
@@ -134,7 +138,16 @@ def eval_target(
     listed = declared(entry.codemods) if isinstance(entry.codemods, list) else ()
     if workspace is None:
         workspace = Workspace(repo)
-    return EvalTarget(name, entry, scan, today, listed, declared(changed_by), workspace)
+    return EvalTarget(
+        name,
+        entry,
+        scan,
+        today,
+        listed,
+        declared(changed_by),
+        workspace,
+        tuple(unit) or (name,),
+    )
 
 
 def readme_table() -> str:

@@ -56,8 +56,11 @@ from empty_migrate.delivery.pull_request import (
     title,
 )
 from empty_migrate.pipeline.migrate import KeptFile, Progress, RunResult, migrate
+from empty_migrate.pipeline.plan import Plan as RunPlan
+from empty_migrate.pipeline.plan import plan_run
 from empty_migrate.pipeline.stops import held_stops
 from empty_migrate.registry.loader import Registry
+from empty_migrate.registry.target import registry_of
 from empty_migrate.target.files import WriteError, write_files
 
 STATE_FILE = "empty-migrate/campaign.json"
@@ -169,6 +172,8 @@ class Plan:
     """Branch -> why it cannot be made (a file to write is a symlink)."""
     kept: list[KeptFile] = field(default_factory=list)
     """Generated files the base's maintainers edited, left as they are."""
+    run_plan: RunPlan = field(default_factory=lambda: RunPlan((), ()))
+    """What the migration of the base covered (its units, unregistered evals)."""
 
 
 Measure = Callable[[Sequence[Branch], Path], list[Behaviour]]
@@ -209,8 +214,12 @@ def plan(
     measure: Measure | None = None,
     progress: Progress | None = None,
     replace_edited: bool = False,
+    notify: Callable[[str], None] = lambda line: None,
 ) -> Plan:
     """Migrate the base's files (exported beside the work tree) and split the run.
+
+    The registry is read from the base commit (its own entries in front), and
+    `notify` hears what the run covers before it is computed (`plan_run`).
 
     A branch with a file to write that is not a regular file in the base
     commit (a symlink, or under a symlinked folder) is skipped, with why.
@@ -220,8 +229,13 @@ def plan(
     the branches' files into that temporary tree.
     """
     with git.exported(base_commit) as tree:
+        # the base's own entries, which its evals' branches start from
+        registry = registry_of(tree, registry.directory)
+        run_plan = plan_run(registry, tree, evals)
+        for line in run_plan.notes:
+            notify(line)
         run = migrate(
-            registry, tree, evals, codemods, today, progress,
+            registry, tree, run_plan, codemods, today, progress,
             replace_edited=replace_edited,
         )  # fmt: skip
         planned = plan_branches(run, tree)
@@ -240,7 +254,7 @@ def plan(
         for branch in branches
     ]
     failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
-    return Plan(deliveries, failed, _not_migrated(run) | skipped, run.kept)
+    return Plan(deliveries, failed, _not_migrated(run) | skipped, run.kept, run_plan)
 
 
 def _not_migrated(run: RunResult) -> dict[str, str]:

@@ -31,6 +31,11 @@ def entry_path(name: str) -> str:
     return (PACKAGE_ROOT / name / ENTRY_NAME).as_posix()
 
 
+def scaffold_command(name: str) -> str:
+    """The command that writes a starting entry for eval `name` where it belongs."""
+    return f"empty-migrate registry scaffold {name} > {entry_path(name)}"
+
+
 def render_entry(name: str, entry: EvalEntry) -> str:
     """The text of eval `name`'s target entry: `HEADER`, then `entry` as YAML.
 

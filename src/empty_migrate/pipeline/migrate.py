@@ -22,11 +22,11 @@ from empty_migrate.codemods.kit.declaration import Declaration
 from empty_migrate.codemods.kit.released import edited_by_maintainers
 from empty_migrate.pipeline.comment_review import follow
 from empty_migrate.pipeline.formatter import Formatter, FormatterError
+from empty_migrate.pipeline.plan import Plan, blocker
 from empty_migrate.pipeline.runner import EvalResult, FileResult, migrate_eval
 from empty_migrate.pipeline.stops import end_with_parent, ignore_stops
 from empty_migrate.pipeline.write import WriteUnit
-from empty_migrate.registry.drift import eval_drift
-from empty_migrate.registry.loader import Registry, RegistryError
+from empty_migrate.registry.loader import Registry
 from empty_migrate.source.scan import PACKAGE_ROOT, scan_eval
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import pause_for_tests
@@ -146,50 +146,6 @@ def is_shared(file: FileResult) -> bool:
     return all(declaration(name).shares(file.path) for name in file.codemods)
 
 
-def unselected_sharers(registry: Registry, run: RunResult) -> dict[str, list[str]]:
-    """Scorer files the run rewrote that registered evals outside the run also use.
-
-    Their scores change too, but they get no version bump or changelog entry
-    unless they are migrated in the same run. The shared router module and
-    the preset shim (repo-level changes) do not count. Only the entries whose
-    registry file names a rewritten file are loaded.
-    """
-    selected = {result.eval for result in run.evals}
-    rewritten = sorted(
-        {
-            f.path
-            for r in run.evals
-            for f in r.files
-            if f.status == "rewritten" and not is_shared(f)
-        }
-    )
-    sharers: dict[str, list[str]] = {}
-    package = f"{PACKAGE_ROOT.as_posix()}/"
-    for path in rewritten:
-        if not path.startswith(package):
-            continue
-        relative = path.removeprefix(package)
-        others = [
-            name
-            for name in registry.mentioning(relative)
-            if name not in selected and relative in _scorer_files(registry, name)
-        ]
-        if others:
-            sharers[path] = others
-    return sharers
-
-
-def _scorer_files(registry: Registry, name: str) -> set[str]:
-    """The scorer files an eval's entry names; none if the entry is invalid.
-
-    The eval is not in the run: a run that uses it reports its problems.
-    """
-    try:
-        return {scorer.file for scorer in registry.get(name).scorers}
-    except RegistryError:
-        return set()
-
-
 class SelectionError(Exception):
     """A choice of codemods that would leave code that cannot run."""
 
@@ -225,22 +181,24 @@ def select_codemods(
 def migrate(
     registry: Registry,
     repo: Path,
-    evals: Sequence[str],
+    plan: Plan,
     codemods: Sequence[Declaration],
     today: str,
     progress: Progress | None = None,
     jobs: int | None = None,
     replace_edited: bool = False,
 ) -> RunResult:
-    """Compute the migration of `evals` in the tree at `repo`; nothing is written.
+    """Compute the migration `plan` makes in the tree at `repo`; nothing is written.
 
-    Evals that share a scorer file are migrated in order in one group, so a
-    later one sees the earlier one's rewrite; independent groups run in
-    parallel processes (`jobs`, default: one per core), each formatting what
-    its batch of groups rewrote. A generated file its maintainers edited is
-    kept as it is unless `replace_edited` (`keep_edited`).
+    The evals of a unit (`Plan.groups`: they share code the migration
+    changes) are migrated in order in one group, so a later one sees the
+    earlier one's rewrite, and all or nothing (`_whole_units`); independent
+    groups run in parallel processes (`jobs`, default: one per core), each
+    formatting what its batch of groups rewrote. A generated file its
+    maintainers edited is kept as it is unless `replace_edited` (`keep_edited`).
     """
-    groups = _independent_groups(registry, evals)
+    evals = plan.evals
+    groups = [list(group) for group in plan.groups]
     jobs = min(jobs or os.cpu_count() or 1, len(groups))
     # chosen before any process starts: a pinned ruff is installed once
     formatter = Formatter(repo)
@@ -251,7 +209,9 @@ def migrate(
         def report(done: int, group: list[str]) -> None:
             _report_progress(progress, done, len(evals), group)
 
-        results = _migrate_batch(registry, formatter, groups, codemods, today, report)
+        results = _migrate_batch(
+            registry, formatter, groups, plan, codemods, today, report
+        )
     else:
         # imported here: a run of one group (one eval, say) starts no processes
         import multiprocessing
@@ -262,7 +222,7 @@ def migrate(
         try:
             futures = {
                 pool.submit(
-                    _migrate_batch, registry, formatter, batch, codemods, today
+                    _migrate_batch, registry, formatter, batch, plan, codemods, today
                 ): batch
                 for batch in _batches(groups, jobs * 2, repo)
             }
@@ -274,6 +234,7 @@ def migrate(
             # on Ctrl-C, stop at once: nothing has been written yet
             pool.shutdown(cancel_futures=True)
     run = RunResult([results[name] for name in evals], groups)
+    _whole_units(run)
     _settle_shared_files(run)
     if not replace_edited:
         keep_edited(run)
@@ -333,6 +294,7 @@ def _migrate_batch(
     registry: Registry,
     formatter: Formatter,
     batch: list[list[str]],
+    plan: Plan,
     codemods: Sequence[Declaration],
     today: str,
     on_group: Callable[[int, list[str]], None] | None = None,
@@ -347,7 +309,7 @@ def _migrate_batch(
     for group in batch:
         for name in group:
             results[name] = _migrate_one(
-                registry, formatter.repo, name, codemods, today, workspace
+                registry, formatter.repo, name, plan, codemods, today, workspace
             )
         if on_group:
             on_group(len(results), group)
@@ -356,31 +318,26 @@ def _migrate_batch(
     return results
 
 
-def _independent_groups(registry: Registry, evals: Sequence[str]) -> list[list[str]]:
-    """Evals in run order, grouped so that evals sharing a scorer file stay together.
+def _whole_units(run: RunResult) -> None:
+    """Leave a unit as it is when one of its evals is: its evals share code.
 
-    A scorer file outside an eval's own package (``utils/aime_common.py``) is
-    shared: its evals must run in sequence. The router module and the preset
-    shim are shared by all, but every group rewrites them identically.
+    A unit's evals are migrated together because the code they share changes
+    with them; if one is skipped or fails, the shared change would score it
+    without its version bump, so the others are left as they were too.
     """
-    owner: dict[str, str] = {}
-    parent = {name: name for name in evals}
-
-    def root(name: str) -> str:
-        while parent[name] != name:
-            name = parent[name]
-        return name
-
-    for name in evals:
-        for scorer in registry.get(name).scorers:
-            if scorer.file.startswith(f"{name}/"):
-                continue
-            other = owner.setdefault(scorer.file, name)
-            parent[root(name)] = root(other)
-    groups: dict[str, list[str]] = {}
-    for name in evals:
-        groups.setdefault(root(name), []).append(name)
-    return list(groups.values())
+    by_name = {result.eval: result for result in run.evals}
+    for group in run.groups:
+        stopped = [n for n in group if by_name[n].status in ("skipped", "failed")]
+        if not stopped or len(group) < 2:
+            continue
+        first = by_name[stopped[0]]
+        reason = (
+            f"migrated together with {', '.join(n for n in group if n != first.eval)}"
+            f", and {first.eval} is {first.status}: {first.reason}"
+        )
+        for name in group:
+            if by_name[name].status == "rewritten":
+                _leave(by_name[name], reason)
 
 
 def _settle_shared_files(run: RunResult) -> None:
@@ -479,6 +436,17 @@ def _format(run: RunResult, formatter: Formatter) -> None:
                 _fail(by_name[name], f"shares a scorer file with {', '.join(blamed)}")
 
 
+def _leave(result: EvalResult, reason: str) -> None:
+    """Mark an eval skipped for `reason`, leaving every file it rewrote as it was."""
+    result.reason = reason
+    result.files = [
+        replace(f, status="skipped", after=f.before, reason=reason, review=())
+        if f.status == "rewritten"
+        else f
+        for f in result.files
+    ]
+
+
 def _fail(result: EvalResult, reason: str) -> None:
     """Mark an eval failed, leaving every file it rewrote as it was."""
     result.reason = reason
@@ -522,6 +490,7 @@ def _migrate_one(
     registry: Registry,
     repo: Path,
     name: str,
+    plan: Plan,
     codemods: Sequence[Declaration],
     today: str,
     workspace: Workspace,
@@ -532,7 +501,7 @@ def _migrate_one(
     line, and the run goes on with the others.
     """
     try:
-        return _migrated(registry, repo, name, codemods, today, workspace)
+        return _migrated(registry, repo, name, plan, codemods, today, workspace)
     except NotUtf8 as error:  # a file outside its package: a helper, its README
         return EvalResult(name, reason=str(error))
     except Exception as error:  # one eval's odd shape must not stop the run
@@ -544,30 +513,19 @@ def _migrated(
     registry: Registry,
     repo: Path,
     name: str,
+    plan: Plan,
     codemods: Sequence[Declaration],
     today: str,
     workspace: Workspace,
 ) -> EvalResult:
     entry = registry.get(name)
-    if isinstance(entry.codemods, str):
-        return EvalResult(
-            name, reason=f"registry says {entry.codemods}: {entry.codemods_reason}"
-        )
-    scan = scan_eval(workspace, name)
-    if scan.not_utf8:
-        return EvalResult(name, reason="; ".join(f.text for f in scan.not_utf8))
-    if scan.unparsable:
-        broken = "; ".join(
-            f"{f.file} does not parse ({f.text})" for f in scan.unparsable
-        )
-        return EvalResult(name, reason=broken)
-    drift = list(eval_drift(registry, name, scan, repo))
-    if drift:
-        details = "; ".join(f"{d.kind}: {d.detail}" for d in drift)
-        return EvalResult(
-            name, reason=f"code no longer matches the registry ({details})"
-        )
-    target = eval_target(name, entry, scan, repo, today, workspace=workspace)
+    scan = None if isinstance(entry.codemods, str) else scan_eval(workspace, name)
+    reason = plan.blocked.get(name) or blocker(registry, name, scan, repo)
+    if reason is not None or scan is None:
+        return EvalResult(name, reason=reason)
+    target = eval_target(
+        name, entry, scan, repo, today, workspace=workspace, unit=plan.unit(name)
+    )
     # only the rewrites this eval can use are loaded
     chosen = [implementation(d.name) for d in codemods if d.applies(target.listed)]
     return migrate_eval(target, chosen, workspace)

@@ -31,6 +31,19 @@ from empty_migrate.source.syntax import (
 )
 from empty_migrate.target.text_files import NotUtf8, source_text
 
+_ADVICE = {
+    "scorer moved": "set its file in the entry to where it is now",
+    "scorer vanished": "remove it from the entry's scorers, or name where it is now",
+    "verdict unresolved": "fix the verdict expression in the entry",
+    "new scorer": (
+        "add it to the entry's scorers (name, file, construct), or with "
+        "rewrite: false and a note saying why it is left"
+    ),
+    "new task": "add it to the entry's tasks",
+    "task vanished": "remove it from the entry's tasks",
+}
+"""What to change in an eval's entry for each kind of drift a migration stops on."""
+
 
 @dataclass(frozen=True)
 class Drift:
@@ -42,6 +55,17 @@ class Drift:
 
     def __str__(self) -> str:
         return f"{self.eval}: {self.kind}: {self.detail}"
+
+    @property
+    def advice(self) -> str:
+        """What to change in the eval's entry so that it matches the code again."""
+        if self.kind.startswith("not covered by "):
+            codemod = self.kind.removeprefix("not covered by ")
+            return (
+                f"add {codemod} to the entry's codemods, or record the function "
+                "as a helper with a note"
+            )
+        return _ADVICE.get(self.kind, "update the entry")
 
 
 def unresolved_references(

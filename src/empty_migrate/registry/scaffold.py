@@ -7,13 +7,14 @@ the code. Placeholders are ``TODO``, which validation rejects.
 
 from collections.abc import Sequence
 
+from empty_migrate.entries.in_target import entry_path
 from empty_migrate.source.scan import EvalScan
 
 
 def scaffold(scan: EvalScan) -> str:
     """A YAML registry entry for one scanned eval, with TODO for judgement calls."""
     lines = [
-        f"# {scan.name}: registry entry (see README, 'The registry').",
+        f"# {scan.name}: registry entry; save it as {entry_path(scan.name)}",
         *_found(scan),
     ]
     lines += [

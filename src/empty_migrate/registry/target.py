@@ -1,34 +1,45 @@
-"""The registry entries of a target checkout, in front of this package's.
+"""The registry a command reads: the target's own entries, seeded by this package's.
 
 A migrated target keeps each eval's entry beside its ``eval.yaml``
-(`empty_migrate.entries.in_target`); `with_target_entries` is the one place
-the two registries meet: the target's entry wins where both have one, and
-this package's fills in the evals the target has none for (those the
-migration left ``manual`` or ``none``, say).
+(`empty_migrate.entries.in_target`), and a new eval's author adds one there.
+`registry_of` is the one place the two registries meet, and every command
+reads its entries through it: the target's entry wins where both have one,
+and this package's seeds the evals the target has none for (all of them in
+a target never migrated; those the migration left ``manual`` or ``none``).
+`unknown_evals` names the eval packages of the tree that neither knows.
 """
 
 from pathlib import Path
 
 from empty_migrate.entries.in_target import ENTRY_NAME
-from empty_migrate.registry.loader import Registry
-from empty_migrate.source.scan import NOT_EVALS, PACKAGE_ROOT
+from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.source.scan import PACKAGE_ROOT, eval_package_names
 
 
 def target_entry_files(root: Path) -> dict[str, Path]:
     """Each eval's entry file in the checkout at `root`, by eval name."""
-    return {
-        path.parent.name: path
-        for path in sorted((root / PACKAGE_ROOT).glob(f"*/{ENTRY_NAME}"))
-        if path.parent.name not in NOT_EVALS and path.parent.name[0] not in "_."
-    }
+    package = root / PACKAGE_ROOT
+    if not package.is_dir():
+        return {}
+    found = {name: package / name / ENTRY_NAME for name in eval_package_names(root)}
+    return {name: path for name, path in found.items() if path.is_file()}
 
 
-def with_target_entries(registry: Registry, root: Path) -> Registry:
-    """`registry` with the entries of the checkout at `root` in front.
+def registry_of(root: Path | None, seed: Path = EVALS_DIR) -> Registry:
+    """The registry of the checkout at `root`: its entries, then `seed`'s.
 
     An eval with an entry in the target is read from there; every other eval
-    from `registry`. Entries are loaded (and validated) when first asked for.
+    from the folder `seed` (this package's registry unless a test says
+    otherwise). Without a checkout (`root` None) it is `seed` alone. Entries
+    are loaded (and validated) when first asked for.
     """
-    merged = Registry(registry.directory)
-    merged.files = dict(sorted({**registry.files, **target_entry_files(root)}.items()))
-    return merged
+    registry = Registry(seed)
+    if root is not None:
+        own = target_entry_files(root)
+        registry.files = dict(sorted({**registry.files, **own}.items()))
+    return registry
+
+
+def unknown_evals(registry: Registry, root: Path) -> list[str]:
+    """The eval packages of the checkout at `root` that have no registry entry."""
+    return [name for name in eval_package_names(root) if name not in registry.files]

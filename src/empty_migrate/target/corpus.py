@@ -76,7 +76,7 @@ def resolve_target(
     each step of a first fetch (the cache is filled once; it takes a while).
     """
     if spec is None:
-        checkout = _enclosing_checkout(cwd or Path.cwd())
+        checkout = enclosing_checkout(cwd or Path.cwd())
         if checkout is not None:
             return Target(checkout, str(checkout))
         notice = f"not in an inspect_evals checkout and no --repo: using {DEFAULT_SPEC}"
@@ -93,7 +93,8 @@ def resolve_target(
     return Target(path, spec)
 
 
-def _enclosing_checkout(cwd: Path) -> Path | None:
+def enclosing_checkout(cwd: Path) -> Path | None:
+    """The inspect_evals checkout holding the folder `cwd`, if there is one."""
     for folder in [cwd, *cwd.parents]:
         if (folder / PACKAGE_MARKER).is_file():
             return folder

@@ -1,4 +1,4 @@
-"""install_router: install the outcome router in the target and retire the preset.
+"""install_router: install the outcome router in the target.
 
 Every migrated eval imports ``route_empty_responses`` from
 ``inspect_evals.utils.empty_response``, so that module must exist. Its text is
@@ -6,42 +6,21 @@ Every migrated eval imports ``route_empty_responses`` from
 so the two never drift, under a module docstring of its own (`DOCSTRING`):
 once installed it is the target's module. The codemod always writes today's
 text; a run keeps a text its maintainers edited instead
-(`empty_migrate.pipeline.migrate.keep_edited`). In ``utils/scorers.py``,
-``preset_score_on_no_response`` becomes a deprecated shim that keeps its
-signature and routes the grader as a ``qa`` scorer whose non-answer verdict is
-the preset value, so callers outside the migrated evals keep working. Imports
-only the old body used are removed. An up-to-date router and an
-already-shimmed function are left alone. Unsafe: the shim also routes
-refusals, filters, truncation and overflow, which the preset sent to the
-grader.
+(`empty_migrate.pipeline.migrate.keep_edited`). An up-to-date router is left
+alone. (``preset_score_on_no_response`` is retired by ``retire_preset``.)
 """
 
 import ast
-from functools import cache, lru_cache
-from typing import TypeGuard
+from functools import cache
 
-from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
-from empty_migrate.codemods.kit.chunks import Chunks
+from empty_migrate.codemods.kit.base import Codemod, EvalTarget
 from empty_migrate.codemods.kit.generated import (
     module_source,
     ruff_clean,
     with_docstring,
 )
-from empty_migrate.codemods.kit.imports import (
-    add_imports,
-    add_module_import,
-    remove_unused_imports,
-)
-from empty_migrate.codemods.kit.router_call import (
-    ROUTER_FUNCTION,
-    ROUTER_MODULE,
-    is_router_call,
-)
-from empty_migrate.source.syntax import Function, end_of, is_docstring
 
 ROUTER_PATH = "utils/empty_response.py"
-SCORERS_PATH = "utils/scorers.py"
-PRESET = "preset_score_on_no_response"
 DOCSTRING = '''\
 """Route a model's non-answers to the right scoring outcome.
 
@@ -79,47 +58,22 @@ Example:
 """
 '''
 """The installed router's module docstring: what it does and how to change it."""
-DEFAULT_SUMMARY = "Wrap a scorer so empty responses get a preset score."
-SHIM = '''\
-def shim():
-    """{summary}
-
-    Deprecated: use ``route_empty_responses`` from
-    ``inspect_evals.utils.empty_response``, which routes every kind of
-    non-answer (silence, truncation, refusal, platform filter, context
-    overflow) by the empty-response policy. This shim routes ``{grader}`` as a
-    ``qa`` scorer whose non-answer verdict is ``{value}``, and keeps
-    its registry name, metrics and params so it can be passed directly to a
-    ``Task``.
-    """
-    warnings.warn(
-        "{preset} is deprecated: use {router} "
-        "from {module}",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return {router}({grader}, category="qa", no_answer_verdict={value})
-'''
 
 
 class InstallRouter(Codemod):
-    """Install ``utils/empty_response.py`` and shim the preset helper."""
+    """Install ``utils/empty_response.py``, which every migrated eval imports."""
 
     def files(self, target: EvalTarget) -> list[str]:
-        """Both shared files, for every eval whose codemods use the router.
+        """The router module, for every eval whose codemods use the router.
 
         The registry never lists this codemod: the codemods that route imply it.
         """
         if not self.applies(target):
             return []
-        return [target.source(ROUTER_PATH), target.source(SCORERS_PATH)]
+        return [target.source(ROUTER_PATH)]
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
-        if path == target.source(ROUTER_PATH):
-            return router_text()
-        if path == target.source(SCORERS_PATH) and text:
-            return _shim_preset(text)
-        return text
+        return router_text()
 
 
 @cache
@@ -160,61 +114,3 @@ def _inline_policy(router: str, policy: str) -> str:
         + router_lines[statement.end_lineno :]
     )
     return router.replace(POLICY_MARKER, body)
-
-
-@lru_cache(maxsize=8)
-def _shim_preset(text: str) -> str:
-    # every migrated eval passes the same shared file through here: rewrite
-    # it once per distinct text, not once per eval
-    chunks = Chunks(text)
-    found = chunks.find(_is_preset)
-    if not found:
-        return text
-    index = found[0]
-    old = next(s for s in chunks.statements[index] if _is_preset(s))
-    assert isinstance(old, ast.FunctionDef | ast.AsyncFunctionDef)
-    if any(is_router_call(node) for node in ast.walk(old)):
-        return text
-    grader, value = _parameters(old)
-    shim = SHIM.format(
-        summary=_summary(chunks, index, old),
-        grader=grader,
-        value=value,
-        preset=PRESET,
-        router=ROUTER_FUNCTION,
-        module=ROUTER_MODULE,
-    )
-    # the new body in place of the old, under the function's own header
-    body = shim.partition("\n")[2].replace("\n", chunks.newline)
-    start = chunks.offset(index, old.body[0].lineno)
-    end = chunks.offset(index, end_of(old.body[-1])[0] + 1)
-    chunks.edit(index, [(start, end, body)])
-    remove_unused_imports(
-        chunks, {n.id for n in ast.walk(old) if isinstance(n, ast.Name)}
-    )
-    add_module_import(chunks, "warnings")
-    add_imports(chunks, [(ROUTER_MODULE, ROUTER_FUNCTION)])
-    return chunks.text
-
-
-def _is_preset(statement: ast.stmt) -> TypeGuard[Function]:
-    return isinstance(statement, Function) and statement.name == PRESET
-
-
-def _parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, str]:
-    arguments = function.args
-    extra = arguments.posonlyargs or arguments.kwonlyargs or arguments.kwarg
-    if len(arguments.args) != 2 or extra or arguments.vararg:
-        raise Skip(f"{SCORERS_PATH}: {PRESET} has an unexpected signature")
-    return arguments.args[0].arg, arguments.args[1].arg
-
-
-def _summary(chunks: Chunks, index: int, function: Function) -> str:
-    """The docstring's first line, as written in the source."""
-    first = function.body[0]
-    if not is_docstring(first):
-        return DEFAULT_SUMMARY
-    raw = chunks.source(index, first.value)
-    if not raw.startswith('"""'):
-        return DEFAULT_SUMMARY
-    return raw[3:].split("\n")[0].removesuffix('"""')

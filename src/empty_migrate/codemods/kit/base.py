@@ -43,6 +43,9 @@ class EvalTarget:
             not empty, which keeps a second run from bumping again.
         workspace: The one reader of the tree: codemods read every file
             through `read` and `python_files`, never from disk.
+        unit: The evals migrated together with it, itself included
+            (`empty_migrate.pipeline.plan`): shared code changes only with
+            every eval it scores.
     """
 
     name: str
@@ -52,6 +55,7 @@ class EvalTarget:
     listed: tuple[Declaration, ...]
     changed_by: tuple[Declaration, ...]
     workspace: Workspace = field(compare=False, repr=False)
+    unit: tuple[str, ...] = ()
     _derived: dict[str, object] = field(
         default_factory=dict, init=False, compare=False, repr=False
     )
@@ -153,7 +157,7 @@ class Codemod:
 
     @property
     def repo_level(self) -> bool:
-        """True for a change to files every eval shares (the router module)."""
+        """True for a change outside the eval's own scoring (the router module)."""
         return self.declaration.repo_level
 
     @property

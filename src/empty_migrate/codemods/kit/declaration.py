@@ -43,17 +43,20 @@ class Declaration:
         needs: The codemods that must run in the same run for the code it
             writes to run (it imports the module another one installs, say):
             a selection of codemods without them is refused.
-        repo_level: True for a change to files every eval shares (the router
-            module): it does not count as a change to the eval's own scoring.
+        repo_level: True for a change outside the eval's own scoring (the
+            router module, the retired preset helper): it does not count as a
+            change to the eval's scores, so alone it bumps no version.
         follows_changes: True for bookkeeping (version bump, changelog): it runs
             after the code codemods, and only if they changed the eval.
         shared_files: Files (from the repo root) it writes that every migrated
-            eval shares, like the router module, though its other files are
-            the eval's own: the diff summarises them in its header.
+            eval shares, like the router module: the diff summarises them in
+            its header, and branch mode puts them in the foundation. Its other
+            files belong to the unit of evals it was run for.
         implied_by: For a codemod the registry never lists: the attribute of
             the listed codemods that brings it in (``imports_router`` for the
             router's install, ``routes`` for the emitted tests,
-            ``rewrites_code`` for any code codemod).
+            ``rewrites_code`` for any code codemod, ``replaces_preset`` for the
+            preset helper's retirement).
     """
 
     name: str
@@ -73,7 +76,12 @@ class Declaration:
 
     def shares(self, path: str) -> bool:
         """Whether its change to `path` is to a file every migrated eval shares."""
-        return self.repo_level or path in self.shared_files
+        return path in self.shared_files
+
+    @property
+    def replaces_preset(self) -> bool:
+        """True for the codemod that replaces the preset helper's calls."""
+        return self.finds == "preset_calls"
 
     @property
     def rewrites_code(self) -> bool:

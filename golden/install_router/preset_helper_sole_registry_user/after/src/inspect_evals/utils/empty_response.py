@@ -1,1 +1,0 @@
-# golden: the router module, as install_router generates it today

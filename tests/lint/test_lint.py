@@ -94,7 +94,8 @@ def test_a_new_eval_that_presets_incorrect_on_an_empty_completion(tree, capsys):
     assert lines[:2] == [
         f"{shown}:6:1: EM001 @scorer fresh_scorer reads the model's output and is "
         "not routed; no registry entry for eval fresh "
-        "(`empty-migrate registry scaffold fresh`)",
+        "(`empty-migrate registry scaffold fresh > "
+        "src/inspect_evals/fresh/empty_response.yaml`)",
         f"{shown}:8:12: EM003 empty check on the output `not state.output.completion`"
         " in a scorer that is not routed: the policy scores empty answers",
     ]

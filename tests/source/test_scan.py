@@ -67,7 +67,7 @@ def test_scorer_moved(synthetic_repo, synthetic_registry):
     assert drift_lines(synthetic_registry, synthetic_repo) == [
         "alpha: scorer vanished: alpha_scorer (alpha/scorer.py): "
         "alpha/scorer.py does not exist",
-        "alpha: new scorer: @scorer alpha_scorer at alpha/scoring.py:7: alpha_scorer",
+        "alpha: new scorer: @scorer alpha_scorer at alpha/scoring.py:7",
     ]
     write_files(package, {"scorer.py": "# scorers moved to scoring.py\n"})
     assert drift_lines(synthetic_registry, synthetic_repo)[0] == (
@@ -90,7 +90,7 @@ def test_new_scorer_and_new_task(synthetic_repo, synthetic_registry):
     )
     write_files(synthetic_repo / "src/inspect_evals/alpha", {"extra.py": extra})
     assert drift_lines(synthetic_registry, synthetic_repo) == [
-        "alpha: new scorer: @scorer beta_scorer at alpha/extra.py:2: beta_scorer",
+        "alpha: new scorer: @scorer beta_scorer at alpha/extra.py:2",
         "alpha: new task: @task alpha_hard at alpha/extra.py:4",
     ]
 
@@ -382,7 +382,7 @@ helpers:
 def test_an_unrecorded_helper_is_drift(synthetic_repo, synthetic_registry):
     flow_repo(synthetic_repo)
     assert drift_lines(synthetic_registry, synthetic_repo) == [
-        "alpha: new scorer: @scorer flow_scorer at alpha/flow.py:9: flow_scorer",
+        "alpha: new scorer: @scorer flow_scorer at alpha/flow.py:9",
         "alpha: unrecorded helper: alpha/judging.py:6: semantic_judge: message in "
         "['', {}, None] (via flow_scorer -> grader(messages) -> "
         "semantic_judge(message))",

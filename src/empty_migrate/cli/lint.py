@@ -15,13 +15,14 @@ from empty_migrate.cli.common import (
     usage_error,
 )
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.entries.in_target import entry_path
+from empty_migrate.entries.in_target import entry_path, scaffold_command
 from empty_migrate.lint.checkout import (
     CheckoutError,
     evals_of,
     find_root,
     shared_files,
 )
+from empty_migrate.lint.fix import fix_plan
 from empty_migrate.lint.rules import LintReport, lint
 from empty_migrate.registry.loader import EVALS_DIR, RegistryError
 
@@ -74,12 +75,12 @@ def run_lint_command(args: argparse.Namespace) -> int:
         registry = open_registry(args.registry, root)
         shared = shared_files(registry) if args.paths else {}
         evals = evals_of(root, args.paths, cwd, shared)
-        report = lint(root, registry, evals)
+        report = lint(root, registry, evals, fix_plan(registry, root))
         if args.fix and report.fixable:
             status = _fix(root, registry, report.fixable)
             if status != ExitCode.OK:
                 return status
-            report = lint(root, registry, evals)
+            report = lint(root, registry, evals, fix_plan(registry, root))
     except (UsageError, CheckoutError) as error:
         return usage_error(str(error))
     except RegistryError as error:
@@ -114,7 +115,9 @@ def _print(report: LintReport, fmt: str, cwd: Path) -> None:
             "findings": findings,
             "fixable": report.fixable,
             "unfixable": report.unfixable,
+            "not_fixed": report.left,
             "suggested_entries": report.suggestions,
+            "not_in_registry": report.unknown,
         }
         print(json.dumps(data, indent=2))
         return
@@ -126,11 +129,21 @@ def _print(report: LintReport, fmt: str, cwd: Path) -> None:
         print(text, end="")
     for line in report.unfixable:
         note(line)
+    for name, reason in report.left.items():
+        note(f"{name}: --fix leaves it as it is: {reason}")
+    quiet = [name for name in report.unknown if name not in report.suggestions]
+    if quiet:
+        commands = "; ".join(scaffold_command(name) for name in quiet)
+        note(
+            f"not in the registry: {', '.join(quiet)}; write an entry with `{commands}`"
+        )
     if report.findings:
         fixable = (
             f"; --fix migrates {', '.join(report.fixable)}" if report.fixable else ""
         )
         note(f"{len(report.findings)} finding(s){fixable}")
+    for line in report.joined if report.fixable else []:
+        note(line)
 
 
 def _shown(path: str, report: LintReport, cwd: Path) -> str:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from empty_migrate.registry.loader import Registry
 from empty_migrate.source.scan import PACKAGE_ROOT, eval_package_names
+from empty_migrate.target.corpus import PACKAGE_MARKER, enclosing_checkout
 
 
 class CheckoutError(Exception):
@@ -21,14 +22,14 @@ def find_root(paths: Sequence[Path], repo: Path | None, cwd: Path) -> Path:
     """
     if repo is not None:
         root = repo.resolve()
-        if not (root / PACKAGE_ROOT).is_dir():
+        if enclosing_checkout(root) != root:
             raise CheckoutError(
-                f"--repo {repo}: no {PACKAGE_ROOT} in it; pass the root of an "
+                f"--repo {repo}: no {PACKAGE_MARKER} in it; pass the root of an "
                 "inspect_evals checkout"
             )
     else:
         start = (cwd / paths[0]).resolve() if paths else cwd.resolve()
-        found = _holder(start)
+        found = enclosing_checkout(start)
         if found is None:
             raise CheckoutError(
                 f"{start} is not inside an inspect_evals checkout (no "
@@ -38,13 +39,6 @@ def find_root(paths: Sequence[Path], repo: Path | None, cwd: Path) -> Path:
     for path in paths:
         _check_inside((cwd / path).resolve(), path, root)
     return root
-
-
-def _holder(start: Path) -> Path | None:
-    for folder in [start, *start.parents]:
-        if (folder / PACKAGE_ROOT).is_dir():
-            return folder
-    return None
 
 
 def _check_inside(resolved: Path, given: Path, root: Path) -> None:

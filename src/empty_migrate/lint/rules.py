@@ -1,42 +1,89 @@
 """The lint rules: the scan's findings an eval's routing leaves unaddressed.
 
-One code per rule, one finding per place:
-
-- EM001: a ``@scorer`` (or built-in scorer call) of an eval with no registry
-  entry reads the model's output and is not routed;
-- EM002: a registered scorer whose entry lists ``wrap_router`` is not wrapped;
-- EM003: an empty check on the output in a scorer that is not routed;
-- EM004: a dead check (``if not state.output:``) in a scorer;
-- EM005: a ``preset_score_on_no_response`` call;
-- EM006: a judge called in a scorer that is not routed (no guard, no wrap).
-
-Evals whose entry says ``none`` or ``manual`` (with its reason) are clean, and
-so is a finding in a helper the entry records (its note says why it stays).
-The registry is one object passed in, so entries from elsewhere (the target's
-own) can be merged into it before a lint.
+One code per rule, one finding per place; `RULES` declares each once (its
+code, what it finds, the codemods ``--fix`` clears it with), and the
+README's table is generated from it. Evals whose entry says ``none`` or
+``manual`` (with its reason) are clean, and so is a finding in a helper the
+entry records (its note says why it stays). Which evals ``--fix`` migrates
+is not guessed from the findings: the migration is computed, as ``--eval``
+would compute it (`fix_plan`), so lint and the migration give one answer.
 """
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.entries.schema import EvalEntry
 from empty_migrate.lint.routing import EvalRouting, Span, eval_routing, package_files
-from empty_migrate.registry.drift import in_recorded_helper
+from empty_migrate.registry.drift import Drift, eval_drift, in_recorded_helper
 from empty_migrate.registry.loader import Registry
 from empty_migrate.source.findings import Finding
 from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan, scan_eval
 
 JUDGE_SCORERS = ("model_graded_qa", "model_graded_fact")
-FIXED_BY = {
-    "EM002": ("wrap_router",),
-    "EM003": ("wrap_router", "replace_dead_check"),
-    "EM004": ("replace_dead_check",),
-    "EM005": ("replace_preset",),
-    "EM006": ("wrap_router", "judge_bypass"),
-}
-"""The codemods that clear each finding; ``--fix`` runs the ones an entry lists."""
-SCAFFOLD_HINT = "empty-migrate registry scaffold {name}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One lint rule, declared once.
+
+    Attributes:
+        code: Its code, ``EMxxx``.
+        finds: What it finds, for the README's table.
+        fixed_by: The codemods that clear its findings; ``--fix`` runs those
+            an eval's entry lists. None: a person fixes it (the entry).
+    """
+
+    code: str
+    finds: str
+    fixed_by: tuple[str, ...] = ()
+
+    @property
+    def fix(self) -> str:
+        """What ``--fix`` does about it, for the README's table."""
+        if not self.fixed_by:
+            return "nothing: a person writes or updates the eval's entry"
+        names = " or ".join(f"`{name}`" for name in self.fixed_by)
+        return f"migrates the eval, when its entry lists {names}"
+
+
+RULES = (
+    Rule(
+        "EM001",
+        "a scorer of a new eval, with no registry entry, reads the model's output "
+        "and is not routed (the entry `registry scaffold` suggests follows the "
+        "findings)",
+    ),
+    Rule("EM002", "a registered scorer whose wrap was removed", ("wrap_router",)),
+    Rule(
+        "EM003",
+        'an empty check on the output (`not completion`, `== ""`, `.empty`) in a '
+        "scorer that is not routed",
+        ("wrap_router", "replace_dead_check"),
+    ),
+    Rule("EM004", "a dead check (`if not state.output:`)", ("replace_dead_check",)),
+    Rule("EM005", "a `preset_score_on_no_response` call", ("replace_preset",)),
+    Rule(
+        "EM006",
+        "a judge called in a scorer, or `model_graded_*` in a task, before any routing",
+        ("wrap_router", "judge_bypass"),
+    ),
+    Rule(
+        "EM007",
+        "code that no longer matches the eval's entry (a new scorer or task, one "
+        "moved or gone): the migration leaves the eval as it is until the entry "
+        "is updated",
+    ),
+)
+"""Every lint rule, in code order."""
+BY_CODE = {rule.code: rule for rule in RULES}
+
+
+def readme_table() -> str:
+    """The README's table of lint rules: code, what it finds, what --fix does."""
+    rows = [f"| {r.code} | {r.finds} | {r.fix} |" for r in RULES]
+    return "\n".join(["| code | finding | `--fix` |", "|---|---|---|", *rows])
 
 
 @dataclass(frozen=True)
@@ -59,48 +106,124 @@ class LintFinding:
 
 @dataclass
 class LintReport:
-    """Every finding, the evals ``--fix`` can migrate, entries to suggest."""
+    """Every finding, the evals ``--fix`` migrates, entries to suggest."""
 
     root: Path
     """The checkout linted."""
     findings: list[LintFinding] = field(default_factory=list)
     fixable: list[str] = field(default_factory=list)
+    """The evals ``--fix`` migrates: the migration would rewrite them."""
     unfixable: list[str] = field(default_factory=list)
     """Why ``--fix`` leaves a finding: its eval's entry lists no codemod for it."""
+    left: dict[str, str] = field(default_factory=dict)
+    """Evals with findings the migration would leave as they are, with its reason."""
+    joined: list[str] = field(default_factory=list)
+    """What the migration ``--fix`` runs says before it runs (evals it brings in)."""
     suggestions: dict[str, str] = field(default_factory=dict)
     """A starting registry entry for each new eval with findings."""
+    unknown: list[str] = field(default_factory=list)
+    """The evals linted that have no registry entry."""
 
 
-def lint(root: Path, registry: Registry, evals: Iterable[str]) -> LintReport:
-    """Lint the given eval packages of the checkout at `root` against `registry`."""
+FixPlan = tuple[list[str], dict[str, str], list[str]]
+"""What ``--fix`` would do: the evals it rewrites, those it leaves (with the
+reason), and what its run says first."""
+
+
+def lint(
+    root: Path,
+    registry: Registry,
+    evals: Iterable[str],
+    fix_plan: Callable[[list[str]], FixPlan] | None = None,
+) -> LintReport:
+    """Lint the given eval packages of the checkout at `root` against `registry`.
+
+    `fix_plan` computes what ``--fix`` would do for the registered evals with
+    findings (the migration's own answer, `empty_migrate.lint.fix`); it runs
+    only when there are such findings. Without it, none is fixable.
+    """
     report = LintReport(root)
+    candidates: list[str] = []
+    expected: list[str] = []  # with a finding a codemod of its entry clears
     for name in evals:
         entry = registry.get(name) if name in registry.files else None
         if entry is not None and not isinstance(entry.codemods, list):
             continue  # none or manual: the entry's reason says why
+        if entry is None:
+            report.unknown.append(name)
         scan = scan_eval(root, name)
         routing = eval_routing(root, _files(root, name, entry))
         found = _one_per_place(_findings(name, entry, scan, routing, root))
+        if entry is not None:
+            found += _drifted(registry, name, scan, routing, root)
         report.findings += found
         if not found:
             continue
         if entry is None:
             report.suggestions[name] = _suggestion(scan)
             continue
+        candidates.append(name)
         listed = set(entry.codemods)
-        fixed = [f for f in found if listed & set(FIXED_BY[f.code])]
-        if fixed:
-            report.fixable.append(name)
-        report.unfixable += [_unfixable(f) for f in found if f not in fixed]
+        fixed_by = [f for f in found if listed & set(BY_CODE[f.code].fixed_by)]
+        if fixed_by and fix_plan is not None:
+            expected.append(name)
+        report.unfixable += [
+            _unfixable(f)
+            for f in found
+            if f not in fixed_by and BY_CODE[f.code].fixed_by
+        ]
+    if candidates and fix_plan is not None:
+        report.fixable, report.left, report.joined = fix_plan(candidates)
+    for name in expected:
+        if name not in report.fixable and name not in report.left:
+            report.left[name] = (
+                "the migration finds nothing to change: its entry's codemods "
+                "leave these findings; see the entry's scorers and codemods"
+            )
     return report
 
 
 def _unfixable(found: LintFinding) -> str:
-    codemods = " or ".join(FIXED_BY[found.code])
+    codemods = " or ".join(BY_CODE[found.code].fixed_by)
     return (
         f"{found.path}:{found.line}: {found.code} is not fixed by --fix: the "
         f"registry entry of {found.eval} lists no {codemods}; add it to its codemods"
     )
+
+
+def _drifted(
+    registry: Registry, name: str, scan: EvalScan, routing: EvalRouting, root: Path
+) -> list[LintFinding]:
+    """EM007: each way the eval's code no longer matches its entry, where it is.
+
+    A finding the entry lists no codemod for is not repeated: its own rule
+    reports it, and says which codemod to add.
+    """
+    return [
+        _drift_finding(registry, drift, routing, root)
+        for drift in eval_drift(registry, name, scan, root)
+        if not drift.kind.startswith("not covered by ")
+    ]
+
+
+def _drift_finding(
+    registry: Registry, drift: Drift, routing: EvalRouting, root: Path
+) -> LintFinding:
+    """The drift at its place in the code, else at the eval's entry in the target."""
+    file, line = drift.file, drift.line
+    if file is None:
+        entry = registry.files[drift.eval]
+        inside = entry.is_relative_to(root / PACKAGE_ROOT)
+        file = entry.relative_to(root / PACKAGE_ROOT).as_posix() if inside else None
+        line = 1
+    if file is None:  # the entry is this package's: point at the eval's folder
+        file = next(iter(routing.files), f"{drift.eval}/__init__.py")
+    one = routing.files.get(file)
+    col = one.column(line, "") if one else 1
+    message = (
+        f"{drift.kind}: {drift.detail}; {drift.advice} ({registry.files[drift.eval]})"
+    )
+    return LintFinding(drift.eval, file, line, col, "EM007", message)
 
 
 def _one_per_place(findings: Iterable[LintFinding]) -> list[LintFinding]:
@@ -204,7 +327,7 @@ def _excused(entry: EvalEntry | None, routing: EvalRouting) -> dict[str, list[Sp
 
 
 def _new_eval(name: str, routing: EvalRouting) -> Iterator[LintFinding]:
-    hint = f"no registry entry for eval {name} (`{SCAFFOLD_HINT.format(name=name)}`)"
+    hint = f"no registry entry for eval {name} (`{scaffold_command(name)}`)"
     for file, one in routing.files.items():
         for span in one.scorers:
             if one.reads_output(span) and not routing.routed(file, span.start):
@@ -256,5 +379,5 @@ def _missing_wraps(
             col,
             "EM002",
             f"scorer {scorer.name} is registered with wrap_router but "
-            "not wrapped in route_empty_responses: run lint --fix",
+            "not wrapped in route_empty_responses",
         )

@@ -47,11 +47,23 @@ _ADVICE = {
 
 @dataclass(frozen=True)
 class Drift:
-    """One difference between the registry and the target."""
+    """One difference between the registry and the target.
+
+    Attributes:
+        eval: The eval.
+        kind: What differs (``new scorer``, ``task vanished``, ...).
+        detail: Which scorer, task or place, and where.
+        file: The file of the code that differs (relative to
+            ``src/inspect_evals``), when the code holds it; None when only
+            the entry does (a scorer gone).
+        line: Its line in `file`.
+    """
 
     eval: str
     kind: str
     detail: str
+    file: str | None = None
+    line: int = 1
 
     def __str__(self) -> str:
         return f"{self.eval}: {self.kind}: {self.detail}"
@@ -209,11 +221,13 @@ def eval_drift(
     registered = {(s.name, s.file) for s in entry.scorers}
     for where in scan.scorers.values():
         if (where.text, where.file) not in registered:
-            yield Drift(name, "new scorer", f"@scorer {where.text} at {where}")
+            detail = f"@scorer {where.text} at {where.file}:{where.line}"
+            yield Drift(name, "new scorer", detail, where.file, where.line)
     yield from _uncovered(name, entry, scan, repo)
     for task, where in scan.tasks.items():
         if task not in entry.tasks:
-            yield Drift(name, "new task", f"@task {task} at {where.file}:{where.line}")
+            detail = f"@task {task} at {where.file}:{where.line}"
+            yield Drift(name, "new task", detail, where.file, where.line)
     for task in entry.tasks:
         if task not in scan.tasks:
             yield Drift(name, "task vanished", f"@task {task} is no longer defined")
@@ -235,7 +249,8 @@ def _uncovered(
         ]
         if findings and declaration.name not in entry.codemods:
             places = ", ".join(f"{f.file}:{f.line}" for f in findings)
-            yield Drift(name, f"not covered by {declaration.name}", places)
+            kind = f"not covered by {declaration.name}"
+            yield Drift(name, kind, places, findings[0].file, findings[0].line)
 
 
 def recorded(entry: EvalEntry, check: FlowCheck) -> bool:

@@ -7,7 +7,7 @@ import pytest
 
 from empty_migrate.cli.main import main
 from empty_migrate.target.corpus import resolve_target
-from tests.corpus.conftest import TODAY
+from tests.corpus.conftest import TODAY, run_json
 from tests.lint.test_lint import GRADED_UNWRAPPED, PRESETS_INCORRECT
 
 pytestmark = pytest.mark.corpus
@@ -78,3 +78,82 @@ def test_lint_passes_on_the_next_release_migrated(corpus_cache, tmp_path, monkey
     assert main(["lint", "--repo", str(copy)]) == 1  # before: every bypass found
     assert main(["--all", "--repo", str(copy), "--today", TODAY]) == 0
     assert main(["lint", "--repo", str(copy)]) == 0
+
+
+EXTRA_SCORER = """
+
+@scorer(metrics=[accuracy()])
+def lab_bench_exact():
+    async def score(state: TaskState, target: Target) -> Score:
+        return Score(value=state.output.completion.strip() == target.text)
+
+    return score
+"""
+
+
+def test_a_drifted_eval_gets_one_answer_from_lint_fix_and_eval(
+    inspect_evals_tree, tmp_path, capsys
+):
+    """lab_bench with a new @scorer its entry does not list, on the pristine tree."""
+    copy = tmp_path / "inspect_evals"
+    shutil.copytree(inspect_evals_tree, copy, ignore=shutil.ignore_patterns(".git"))
+    scorer = copy / "src/inspect_evals/lab_bench/scorer.py"
+    scorer.write_text(scorer.read_text() + EXTRA_SCORER)
+    said = "new scorer: @scorer lab_bench_exact at lab_bench/scorer.py:"
+    assert main(["lint", "--repo", str(copy), str(scorer)]) == 1
+    out, err = capsys.readouterr()
+    assert f"EM007 {said}" in out
+    assert (
+        "lab_bench: --fix leaves it as it is: code no longer matches its entry" in err
+    )
+    assert said in err and "--fix migrates" not in err
+    before = scorer.read_text()
+    for _ in range(2):
+        assert main(["lint", "--repo", str(copy), "--fix", str(scorer)]) == 1
+        assert capsys.readouterr().err == err and scorer.read_text() == before
+    assert main(["--eval", "lab_bench", "--dry-run", "--repo", str(copy)]) == 0
+    skipped = capsys.readouterr().err
+    assert "lab_bench: skipped: code no longer matches its entry" in skipped
+    assert said in skipped
+
+
+def test_a_new_eval_is_named_by_every_run_until_its_entry_is_written(
+    inspect_evals_tree, tmp_path, capsys, monkeypatch
+):
+    copy = tmp_path / "inspect_evals"
+    shutil.copytree(inspect_evals_tree, copy, ignore=shutil.ignore_patterns(".git"))
+    (copy / "src/inspect_evals/fresh").mkdir()
+    (copy / "src/inspect_evals/fresh/scorer.py").write_text(PRESETS_INCORRECT)
+    monkeypatch.chdir(copy / "src/inspect_evals/fresh")
+    report = run_json(copy, "--all", "--dry-run")
+    assert report["summary"]["not_in_registry"] == 1
+    assert report["not_in_registry"] == [
+        {
+            "eval": "fresh",
+            "write_entry": "empty-migrate registry scaffold fresh > "
+            "src/inspect_evals/fresh/empty_response.yaml",
+        }
+    ]
+    capsys.readouterr()
+    assert main(["registry", "scaffold", "fresh"]) == 0
+    entry = capsys.readouterr().out
+    filled = {
+        "category: TODO": "category: qa",
+        "polarity: TODO": "polarity: neutral",
+        "judge: TODO": "judge: none",
+        "today: TODO": 'today: "empty -> INCORRECT (fresh/scorer.py:8)"',
+        "codemods: TODO": "codemods: [wrap_router, replace_dead_check]",
+    }
+    lines = [
+        next((new for old, new in filled.items() if line.startswith(old)), line)
+        for line in entry.splitlines()
+    ]
+    target_entry = copy / "src/inspect_evals/fresh/empty_response.yaml"
+    target_entry.write_text("\n".join(lines) + "\n")
+    assert main(["registry", "show", "fresh"]) == 0
+    assert capsys.readouterr().out.startswith(
+        "fresh  (src/inspect_evals/fresh/empty_response.yaml)"
+    )
+    report = run_json(copy, "--eval", "fresh", "--dry-run")
+    assert [e["status"] for e in report["evals"]] == ["rewritten"]
+    assert run_json(copy, "--all", "--dry-run")["summary"]["not_in_registry"] == 0

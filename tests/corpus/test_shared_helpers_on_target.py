@@ -31,7 +31,10 @@ from tests.corpus.conftest import TODAY, run_json
 pytestmark = pytest.mark.corpus
 
 AIME = ("aime2024", "aime2025", "aime2026")
-NEW_SHARED = {"src/inspect_evals/utils/empty_response.py", "tests/utils/empty_response.py"}
+NEW_SHARED = {
+    "src/inspect_evals/utils/empty_response.py",
+    "tests/utils/empty_response.py",
+}
 """Files the migration adds, which every migrated eval imports: new, so no eval
 scores through them until its own code calls them."""
 IDENTITY = [
@@ -118,6 +121,7 @@ def test_branch_mode_holds_exactly_the_in_place_change(
         in_place = clone(inspect_evals_tree, tmp_path_factory.mktemp(f"{name}-place"))
         assert main(["--eval", name, "--repo", str(in_place), "--today", TODAY]) == 0
         branched = clone(inspect_evals_tree, tmp_path_factory.mktemp(f"{name}-branch"))
+        base = git(branched, "rev-parse", "HEAD").strip()
         args = ["--eval", name, "--branch-per-eval", "--repo", str(branched)]
         assert main([*args, "--today", TODAY, "--pr-dir", str(branched.parent)]) == 0
         made = git(branched, "branch", "--list", "empty-policy/*").split()
@@ -126,5 +130,5 @@ def test_branch_mode_holds_exactly_the_in_place_change(
         git(branched, "checkout", "-q", tip)
         for path in changed_paths(in_place):
             assert (branched / path).read_bytes() == (in_place / path).read_bytes()
-        on_branch = set(git(branched, "diff", "--name-only", "HEAD", "main").split())
+        on_branch = set(git(branched, "diff", "--name-only", base, "HEAD").split())
         assert on_branch == changed_paths(in_place)

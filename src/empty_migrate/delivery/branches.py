@@ -1,19 +1,20 @@
 """Split a migration run into a foundation branch and small branches on it.
 
 The foundation holds every file the evals' migrations share: a file its
-codemods declare shared (the router module, the emitted tests' helper, the
-deprecated preset helper become a shim over the router), and any file the
-migrations of more than one group of evals rewrite. Each eval's branch is
+codemods declare shared (the router module, the emitted tests' helper, both
+new, so no eval scores through them until its own branch calls them), and
+any file the migrations of more than one group of evals rewrite. Each eval's branch is
 built on the foundation and holds only that eval's own files: its folder
 under ``src/inspect_evals/``, ``tests/<eval>/`` and its ``changelog.d/``
 fragment. So a reviewer reads the shared code once, in the foundation's pull
 request, and the eval branches merge after it in any order and any subset.
 
-Evals the run migrated together because they share a scorer module (the AIME
-family's ``utils/aime_common.py``) get one branch, named for the module, that
-holds the module with their own files: a branch for one of them, or the
-module in the foundation, would change the others' scores without their
-version bumps.
+Evals the run migrated together, as one unit of the plan
+(`empty_migrate.pipeline.plan`), get one branch, named for the module they
+share, that holds it with their own files: the AIME family with
+``utils/aime_common.py``, the last callers of ``preset_score_on_no_response``
+with ``utils/scorers.py``. A branch for one of them, or the module in the
+foundation, would change the others' scores without their version bumps.
 """
 
 import ast

@@ -24,7 +24,7 @@ def scaffold(scan: EvalScan) -> str:
         "judge: TODO  # scorer | solver | none | several",
         "today: TODO  # what an empty answer scores today, citing file:line",
         "codemods: TODO  # list of codemods, or none / manual with codemods_reason",
-        "tasks:",
+        "tasks:" if scan.tasks else "tasks: {}",
         *[f"  {task}: {{}}" for task in scan.tasks],
         "scorers:" if scan.scorers else "scorers: []",
     ]

@@ -32,6 +32,7 @@ from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.target import unknown_evals
 from empty_migrate.source.callers import callers
+from empty_migrate.source.callers import forget as forget_callers
 from empty_migrate.source.scan import EvalScan
 
 
@@ -82,6 +83,7 @@ def plan_run(registry: Registry, repo: Path, requested: Sequence[str]) -> Plan:
     Raises:
         RegistryError: If the entry of an eval the run brings in is invalid.
     """
+    forget_callers()  # the tree as it is now, not as an earlier run found it
     planner = _Planner(registry, repo, set(requested))
     for name in requested:
         planner.add(name)

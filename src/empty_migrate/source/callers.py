@@ -13,7 +13,6 @@ read, so a helper is never taken for unused while some code may still call it.
 
 import os
 from collections.abc import Iterable
-from functools import cache
 from pathlib import Path
 
 from empty_migrate.source.scan import PACKAGE_ROOT
@@ -39,12 +38,27 @@ def callers(repo: Path, names: Iterable[str], defined_in: str) -> frozenset[str]
     )
 
 
-@cache
-def _naming(root: Path, name: str) -> dict[str, tuple[str, ...]]:
-    """The files naming `name` in each package: read once per tree and name.
+_READ: dict[tuple[Path, str], dict[str, tuple[str, ...]]] = {}
+"""What `_naming` read, by tree and name, until `forget` (a run's start)."""
 
-    A run asks before it starts, and its worker processes (forked) ask again.
+
+def forget() -> None:
+    """Read the tree again at the next question: a new run starts.
+
+    A run asks before it computes anything (the planner) and its worker
+    processes, forked after, ask again: they get what the planner read.
     """
+    _READ.clear()
+
+
+def _naming(root: Path, name: str) -> dict[str, tuple[str, ...]]:
+    """The files naming `name` in each package, read once a run."""
+    if (root, name) not in _READ:
+        _READ[root, name] = _read_naming(root, name)
+    return _READ[root, name]
+
+
+def _read_naming(root: Path, name: str) -> dict[str, tuple[str, ...]]:
     wanted = name.encode()
     found: dict[str, list[str]] = {}
     for path, shown in _python_files(root / PACKAGE_ROOT):

@@ -14,10 +14,9 @@ wrong line), and refusing them refuses alias bombs and aliases that refer to
 themselves in the same rule, before anything is expanded.
 """
 
-import functools
 import sys
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -354,7 +353,7 @@ def located(path: Path, loc: Path_, problem: str) -> str:
     return _located(path, _key_lines(path, path.stat().st_mtime_ns), loc, problem)
 
 
-@functools.lru_cache(maxsize=16)
+@lru_cache(maxsize=16)
 def _key_lines(path: Path, mtime_ns: int) -> dict[Path_, int]:
     """The line of every key path of a loaded entry's file (it parsed when loaded)."""
     node = _composed(_entry_text(path))

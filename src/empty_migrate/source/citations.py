@@ -9,12 +9,12 @@ module: a function, a class, ``Class.method``, or a name assigned at module or
 class level (a constant). A closure inside a function is cited by the function
 that holds it.
 
-Three questions, one function each: the citations a text holds
-(`symbol_citations`, and the line citations it should no longer hold,
-`line_citations`), the symbols a module defines with their lines (`symbols`),
-which one encloses some lines (`enclosing_symbol`, to turn a line citation
-into a symbol citation), and whether a citation resolves in a tree
-(`cited_symbols`: the symbols of the cited file, or None if there is none).
+One function per question: the citations a text holds (`symbol_citations`,
+and the line citations it should no longer hold, `line_citations`); the
+symbols a module defines, with their lines (`symbols`); the one holding some
+lines (`enclosing_symbol`, which turns a line citation into a symbol
+citation); the file a citation names in a tree (`cited_file`) and the symbols
+it defines (`cited_symbols`), among which the citation's must be.
 """
 
 import ast

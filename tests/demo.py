@@ -88,7 +88,7 @@ def entry(
         file: The scorer's file; ``<name>/scorer.py`` for a factory, else
             ``<name>/<name>.py``.
         construct: The scorer's construct.
-        today: What happens to an empty answer today, citing file:line.
+        today: What happens to an empty answer today, citing path::symbol.
         tasks: Its tasks; ``[]`` for none.
         settings: More top-level lines, e.g. ``"no_answer_verdict: I\\n"``.
         scorer_settings: More lines of the scorer, indented by four spaces.
@@ -96,7 +96,7 @@ def entry(
     if file is None:
         file = f"{name}/scorer.py" if construct == "factory" else f"{name}/{name}.py"
     scorer = scorer or (f"{name}_scorer" if construct == "factory" else name)
-    today = today or f"empty completion -> INCORRECT ({file}:1)"
+    today = today or f"empty completion -> INCORRECT ({file}::{scorer})"
     task_names = [name] if tasks is None else list(tasks)
     task_lines = "".join(f"  {task}: {{}}\n" for task in task_names)
     return (
@@ -143,7 +143,7 @@ def choice_entry(name: str, codemods: Iterable[str] = ("wrap_router",)) -> str:
         name,
         construct="task_scorer",
         codemods=codemods,
-        today=f"empty completion -> choice() NOANSWER ({name}/{name}.py:8)",
+        today=f"empty completion -> choice() NOANSWER ({name}/{name}.py::{name})",
     )
 
 
@@ -180,7 +180,7 @@ def shared_entry(name: str, codemods: Iterable[str]) -> str:
         construct="shared_helper",
         codemods=codemods,
         settings="no_answer_verdict: I\n",
-        today="empty completion -> match() INCORRECT (utils/shared.py:5)",
+        today="empty completion -> match() INCORRECT (utils/shared.py::shared_scorer)",
     )
 
 
@@ -210,7 +210,7 @@ def demo_scorer():
 """The demo eval's factory scorer, read from ``state.output``."""
 DEMO_ENTRY = entry(
     codemods=["wrap_router", "bump_task_version", "changelog"],
-    today="empty completion -> INCORRECT with no reason (demo/scorer.py:8)",
+    today="empty completion -> INCORRECT with no reason (demo/scorer.py::demo_scorer)",
 )
 """The registry entry of `DEMO_SCORER`, with the version bump and changelog."""
 DEMO_EVAL_YAML = 'title: Demo\nversion: "3-D"\ntasks:\n  - name: demo\n'

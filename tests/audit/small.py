@@ -107,7 +107,7 @@ def entry(category: str, scorer_names: list[str], **settings: object) -> EvalEnt
             "polarity": "neutral",
             "output": "state.output",
             "judge": "scorer",
-            "today": "demo/scorer.py:1",
+            "today": "demo/scorer.py::demo_scorer",
             "codemods": "none",
             "tasks": {"demo_task": {}},
             "scorers": [

@@ -37,7 +37,7 @@ FILLED = {
     "category: TODO": "category: qa",
     "polarity: TODO": "polarity: neutral",
     "judge: TODO": "judge: none",
-    "today: TODO": 'today: "empty completion -> INCORRECT (newbench/newbench.py:9)"',
+    "today: TODO": 'today: "empty -> I (newbench/newbench.py::newbench_scorer)"',
     "codemods: TODO": "codemods: [wrap_router, replace_dead_check]",
 }
 """What a maintainer fills in for the scaffold's TODOs."""

@@ -28,7 +28,7 @@ def repo(demo):
         "delta",
         manual_entry(
             "the judge runs inside a multi-turn solver",
-            "scored from the sandbox only (delta/delta.py:1)",
+            "scored from the sandbox only (delta/delta.py::X)",
         ),
     )
     subprocess.run(["git", "init", "-q"], cwd=demo.repo, check=True)

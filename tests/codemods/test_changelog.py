@@ -113,7 +113,9 @@ def test_fragment_escapes_markdown_in_the_title(demo):
 @pytest.mark.parametrize(
     ("prose", "markdown"),
     [
-        ("read at _utils.py:12.", "read at `_utils.py:12`."),
+        ("read at _utils.py::_read.", "read at `_utils.py::_read`."),
+        ("(b3/judge.py::Judge.__init__)", "(`b3/judge.py::Judge.__init__`)"),
+        ("in eval.yaml, the README.md", "in `eval.yaml`, the `README.md`"),
         ("'' (after <think> stripping)", "'' (after `<think>` stripping)"),
         ("to subtask_<id>_scorer, </b>", "to `subtask_<id>_scorer`, `</b>`"),
         ("kept `<think>` and a < b > c", "kept `<think>` and a < b > c"),

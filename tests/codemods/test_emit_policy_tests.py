@@ -22,7 +22,7 @@ category: qa
 polarity: neutral
 output: state.output
 judge: none
-today: "empty completion -> INCORRECT (demo/scorer.py:3)"
+today: "empty completion -> INCORRECT (demo/scorer.py::demo_scorer)"
 codemods: [wrap_router]
 scorers:
   - name: demo_scorer

@@ -43,7 +43,7 @@ REGISTRY = entry(
     category="model_graded",
     judge="scorer",
     codemods=["wrap_router", "judge_bypass"],
-    today="empty answers reach the judge (demo/scorer.py:1)",
+    today="empty answers reach the judge (demo/scorer.py::demo_scorer)",
 )
 
 

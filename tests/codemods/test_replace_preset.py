@@ -16,7 +16,7 @@ REGISTRY = entry(
     category="model_graded",
     judge="scorer",
     codemods=["replace_preset", "wrap_router"],
-    today="empty completion -> preset INCORRECT (demo/scorer.py:9)",
+    today="empty completion -> preset INCORRECT (demo/scorer.py::demo_scorer)",
 )
 
 HEADER = """\

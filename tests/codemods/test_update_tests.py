@@ -14,7 +14,7 @@ TEST = "tests/demo/test_scorer.py"
 SOURCE = "def demo_scorer():\n    pass\n"
 REGISTRY = entry(
     codemods=["wrap_router", "update_tests"],
-    today="empty completion -> INCORRECT (demo/scorer.py:3)",
+    today="empty completion -> INCORRECT (demo/scorer.py::demo_scorer)",
     tasks=[],
 ) + (
     "test_updates:\n"

@@ -14,7 +14,7 @@ from tests.demo import entry
 REGISTRY = entry(settings="no_answer_verdict: I\n")
 TASK_REGISTRY = entry(
     construct="task_scorer",
-    today="empty -> INCORRECT (demo/scorer.py:1)",
+    today="empty -> INCORRECT (demo/scorer.py::demo_scorer)",
     file="demo/scorer.py",
 )
 

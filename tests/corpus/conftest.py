@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,19 +32,26 @@ def corpus_cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("cache")
 
 
-@pytest.fixture(scope="session")
-def inspect_evals_tree(corpus_cache) -> Path:
-    if os.environ.get("EMPTY_MIGRATE_CORPUS"):
-        return Path(os.environ["EMPTY_MIGRATE_CORPUS"])
+@contextlib.contextmanager
+def cache_at(folder: Path) -> Iterator[None]:
+    """The tool's user cache in `folder` while the block runs (a fetch fills it)."""
     previous = os.environ.get("EMPTY_MIGRATE_CACHE")
-    os.environ["EMPTY_MIGRATE_CACHE"] = str(corpus_cache)
+    os.environ["EMPTY_MIGRATE_CACHE"] = str(folder)
     try:
-        return resolve_target(PINNED).path
+        yield
     finally:
         if previous is None:
             del os.environ["EMPTY_MIGRATE_CACHE"]
         else:
             os.environ["EMPTY_MIGRATE_CACHE"] = previous
+
+
+@pytest.fixture(scope="session")
+def inspect_evals_tree(corpus_cache) -> Path:
+    if os.environ.get("EMPTY_MIGRATE_CORPUS"):
+        return Path(os.environ["EMPTY_MIGRATE_CORPUS"])
+    with cache_at(corpus_cache):
+        return resolve_target(PINNED).path
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +63,27 @@ def migrated_tree(inspect_evals_tree, tmp_path_factory) -> tuple[Path, dict]:
     report = run_json(copy, "--all", "--dry-run")
     assert main(["--all", "--repo", str(copy), "--today", TODAY]) == 0
     return copy, report
+
+
+NEXT_RELEASE = "pypi:inspect-evals==0.28.0"
+"""A later release (86 Python files changed): the registry still migrates it."""
+
+
+@pytest.fixture(scope="session")
+def next_release_tree(corpus_cache) -> Path:
+    """inspect_evals 0.28.0 as released (a fetched release: read it, never write)."""
+    with cache_at(corpus_cache):
+        return resolve_target(NEXT_RELEASE).path
+
+
+@pytest.fixture(scope="session")
+def next_release_migrated(next_release_tree, corpus_cache, tmp_path_factory) -> Path:
+    """A copy of 0.28.0 migrated with --all."""
+    copy = tmp_path_factory.mktemp("next-release") / "inspect_evals"
+    shutil.copytree(next_release_tree, copy, ignore=shutil.ignore_patterns(".git"))
+    with cache_at(corpus_cache):
+        assert main(["--all", "--repo", str(copy), "--today", TODAY]) == 0
+    return copy
 
 
 def run_json(repo: Path, *args: str) -> dict:

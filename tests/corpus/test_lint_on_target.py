@@ -6,8 +6,7 @@ import shutil
 import pytest
 
 from empty_migrate.cli.main import main
-from empty_migrate.target.corpus import resolve_target
-from tests.corpus.conftest import TODAY, run_json
+from tests.corpus.conftest import run_json
 from tests.lint.test_lint import GRADED_UNWRAPPED, PRESETS_INCORRECT
 
 pytestmark = pytest.mark.corpus
@@ -66,18 +65,11 @@ def _json(capsys) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-NEXT_RELEASE = "pypi:inspect-evals==0.28.0"
-"""A later release (86 Python files changed): the registry still migrates it."""
-
-
-def test_lint_passes_on_the_next_release_migrated(corpus_cache, tmp_path, monkeypatch):
-    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(corpus_cache))
-    fetched = resolve_target(NEXT_RELEASE).path
-    copy = tmp_path / "inspect_evals"
-    shutil.copytree(fetched, copy, ignore=shutil.ignore_patterns(".git"))
-    assert main(["lint", "--repo", str(copy)]) == 1  # before: every bypass found
-    assert main(["--all", "--repo", str(copy), "--today", TODAY]) == 0
-    assert main(["lint", "--repo", str(copy)]) == 0
+def test_lint_passes_on_the_next_release_migrated(
+    next_release_tree, next_release_migrated
+):
+    assert main(["lint", "--repo", str(next_release_tree)]) == 1  # every bypass
+    assert main(["lint", "--repo", str(next_release_migrated)]) == 0
 
 
 EXTRA_SCORER = """
@@ -141,7 +133,7 @@ def test_a_new_eval_is_named_by_every_run_until_its_entry_is_written(
         "category: TODO": "category: qa",
         "polarity: TODO": "polarity: neutral",
         "judge: TODO": "judge: none",
-        "today: TODO": 'today: "empty -> INCORRECT (fresh/scorer.py:8)"',
+        "today: TODO": 'today: "empty -> INCORRECT (fresh/scorer.py::fresh_scorer)"',
         "codemods: TODO": "codemods: [wrap_router, replace_dead_check]",
     }
     lines = [

@@ -114,7 +114,7 @@ def build_campaign_repo(tree: DemoTree, extra: Sequence[str] = ()) -> DemoTree:
         {"delta.py": MANUAL_TASK},
         manual_entry(
             "left to a person for this test",
-            "empty completion -> preset INCORRECT (delta/delta.py:9)",
+            "empty completion -> preset INCORRECT (delta/delta.py::delta)",
         ),
     )
     tree.commit()
@@ -129,7 +129,7 @@ def _entry(name: str, scorer: str, file: str, construct: str) -> str:
         construct=construct,
         codemods=BUMPED,
         settings="no_answer_verdict: I\n",
-        today=f"empty completion -> {scorer} INCORRECT ({file}:5)",
+        today=f"empty completion -> {scorer} INCORRECT ({file}::{scorer})",
     )
 
 

@@ -157,10 +157,9 @@ def test_a_preset_call(tree, capsys):
 
 def test_manual_and_none_evals_are_clean(tree, capsys):
     tree.add_eval("fresh", {"scorer.py": PRESETS_INCORRECT})
-    reason = "the scorer needs a person (fresh/scorer.py:8)"
-    tree.register(
-        "fresh", manual_entry(reason, "empty -> INCORRECT (fresh/scorer.py:8)")
-    )
+    reason = "the scorer needs a person (fresh/scorer.py::fresh_scorer)"
+    today = "empty -> INCORRECT (fresh/scorer.py::fresh_scorer)"
+    tree.register("fresh", manual_entry(reason, today))
     assert lint(tree, capsys=capsys)[:2] == (0, [])
 
 

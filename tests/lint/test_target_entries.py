@@ -24,16 +24,18 @@ def test_a_target_entry_marking_an_eval_manual_makes_it_clean(migrated, capsys):
     code, lines, _ = lint(migrated, capsys=capsys)
     assert (code, codes(lines)) == (1, ["EM002"])
 
-    reason = "the maintainers route this scorer by hand (demo/scorer.py:6)"
-    migrated.write({entry_path(EVAL): manual_entry(reason, "x (demo/scorer.py:8)")})
+    reason = "the maintainers route this scorer by hand (demo/scorer.py::demo_scorer)"
+    today = "x (demo/scorer.py::demo_scorer)"
+    migrated.write({entry_path(EVAL): manual_entry(reason, today)})
     assert lint(migrated, capsys=capsys)[:2] == (0, [])
 
 
 def test_a_new_eval_with_its_entry_only_in_the_target(migrated, capsys):
     migrated.add_eval("fresh", {"scorer.py": PRESETS_INCORRECT})
     assert lint(migrated, capsys=capsys)[0] == 1
-    reason = "its own empty check is deliberate (fresh/scorer.py:8)"
-    migrated.write({entry_path("fresh"): manual_entry(reason, "x (fresh/scorer.py:8)")})
+    reason = "its own empty check is deliberate (fresh/scorer.py::fresh_scorer)"
+    today = "x (fresh/scorer.py::fresh_scorer)"
+    migrated.write({entry_path("fresh"): manual_entry(reason, today)})
     assert lint(migrated, capsys=capsys)[:2] == (0, [])
 
 

@@ -217,7 +217,7 @@ category: model_graded
 polarity: neutral
 output: state.output
 judge: scorer
-today: "empty completion -> preset INCORRECT (demo/scorer.py:25)"
+today: "empty completion -> preset INCORRECT (demo/scorer.py::demo_scorer)"
 codemods: [replace_preset]
 tasks:
   demo: {}

@@ -41,7 +41,7 @@ polarity: refusal_good
 refusal_verdict: I
 output: state.output
 judge: scorer
-today: "empty completion -> preset INCORRECT (demo/demo.py:11)"
+today: "empty completion -> preset INCORRECT (demo/demo.py::demo)"
 codemods: [replace_preset, wrap_router, judge_bypass, bump_task_version, changelog]
 tasks:
   demo: {}

@@ -15,7 +15,7 @@ polarity_key: label
 refusal_verdict: I
 output: state.output
 judge: scorer
-today: "empty -> preset INCORRECT (demo/demo.py:12)"
+today: "empty -> preset INCORRECT (demo/scorer.py::demo_scorer)"
 codemods: [replace_preset, wrap_router, bump_task_version, changelog]
 tasks:
   demo: {}
@@ -113,10 +113,36 @@ def test_scorer_task_must_exist(tmp_path):
     assert "scorers[0].tasks: task 'demo_typo' is not in tasks" in problem
 
 
-def test_today_must_cite_file_and_line(tmp_path):
-    text = VALID.replace('"empty -> preset INCORRECT (demo/demo.py:12)"', "INCORRECT")
-    [problem] = problems(tmp_path, text)
-    assert problem.endswith(":7: today: must cite the code as file:line")
+TODAY = '"empty -> preset INCORRECT (demo/scorer.py::demo_scorer)"'
+
+
+def test_today_must_cite_the_code(tmp_path):
+    [problem] = problems(tmp_path, VALID.replace(TODAY, "INCORRECT"))
+    assert problem.endswith(
+        ":7: today: cites no code: cite the code as path::symbol "
+        "(xstest/xstest.py::xstest_scorer)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("cited", "written"),
+    [
+        ("demo/scorer.py:12", "'demo/scorer.py:12'"),
+        ("demo/scorer.py:12-14", "'demo/scorer.py:12-14'"),
+        ("demo/README.md:3", "'demo/README.md:3'"),
+        ("line 12", "'line 12'"),
+    ],
+)
+def test_a_line_citation_is_refused_wherever_it_is(tmp_path, cited, written):
+    text = VALID.replace(TODAY, f'"empty -> INCORRECT ({cited})"').replace(
+        "    construct: factory\n",
+        f'    construct: factory\n    note: "its empty path, {cited}"\n',
+    )
+    moved = f"{written} cites lines, which move: cite the code as path::symbol"
+    assert [p.split(":", 1)[1] for p in problems(tmp_path, text)] == [
+        f"7: today: {moved} (xstest/xstest.py::xstest_scorer)",
+        f"18: scorers[0].note: {moved} (xstest/xstest.py::xstest_scorer)",
+    ]
 
 
 def test_none_needs_a_reason(tmp_path):
@@ -244,7 +270,7 @@ category: qa
 polarity: neutral
 output: state.output
 judge: none
-today: "empty -> INCORRECT (demo/demo.py:12)"
+today: "empty -> INCORRECT (demo/demo.py::demo)"
 codemods: [wrap_router, bump_task_version, changelog]
 tasks:
   demo: {}

@@ -56,12 +56,12 @@ def test_even_a_harmless_alias_is_refused_where_it_is_written(tmp_path):
 
 
 def test_an_asterisk_in_a_value_is_no_alias(tmp_path):
-    today = 'today: "empty -> 0 * weight (demo/scorer.py:8)"'
+    today = 'today: "empty -> 0 * weight (demo/scorer.py::demo_scorer)"'
     path = tmp_path / "demo.yaml"
     path.write_text(DEMO_ENTRY.replace(DEMO_ENTRY.splitlines()[4], today))
     entry, problems = load_entry(path)
     assert problems == [] and entry is not None
-    assert entry.today == "empty -> 0 * weight (demo/scorer.py:8)"
+    assert entry.today == "empty -> 0 * weight (demo/scorer.py::demo_scorer)"
 
 
 def test_every_duplicate_key_is_named_where_it_is_nested(tmp_path):

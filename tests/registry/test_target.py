@@ -48,8 +48,9 @@ def test_entry_files_are_found_beside_each_eval(demo):
 
 def test_the_target_entry_wins_and_the_package_fills_the_rest(demo, cache):
     demo.add_demo_eval()
-    demo.register("other", manual_entry("kept by a person", "x (other/a.py:1)"))
-    target_entry = manual_entry("the target's own reason", "x (demo/scorer.py:8)")
+    demo.register("other", manual_entry("kept by a person", "x (other/a.py::a)"))
+    today = "x (demo/scorer.py::demo_scorer)"
+    target_entry = manual_entry("the target's own reason", today)
     demo.write({entry_path(EVAL): target_entry})
     merged = registry_of(demo.repo, demo.registry)
     assert merged.names == ["demo", "other"]

@@ -46,7 +46,7 @@ category: model_graded
 polarity: neutral
 output: state.output
 judge: scorer
-today: "empty -> preset 0.0 (alpha/alpha.py:10)"
+today: "empty -> preset 0.0 (alpha/alpha.py::alpha)"
 codemods:
   [replace_preset, wrap_router, replace_dead_check, bump_task_version, changelog]
 tasks:
@@ -67,7 +67,7 @@ category: qa
 polarity: neutral
 output: none
 judge: none
-today: "no code: documentation only (docs/README.md:1 has no scorer; see docs/x.py:1)"
+today: "documentation only; see utils/scorers.py::preset_score_on_no_response"
 codemods: none
 codemods_reason: the package holds only documentation
 """

@@ -5,8 +5,10 @@ import shutil
 import pytest
 
 from empty_migrate.cli.main import main
+from empty_migrate.entries.in_target import entry_path
 from empty_migrate.registry.drift import drift, unresolved_references
 from empty_migrate.registry.loader import load_registry
+from empty_migrate.registry.target import registry_of
 from empty_migrate.source.scan import scan_repo
 from tests.demo import write_files
 
@@ -126,6 +128,45 @@ def test_validate_reports_unresolved_references(
     args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
     assert main(["registry", "validate", *args]) == 2
     assert "registry invalid: 1 problem(s)" in capsys.readouterr().err
+
+
+def test_validate_names_each_stale_citation(synthetic_repo, synthetic_registry, capsys):
+    alpha = synthetic_registry / "alpha.yaml"
+    alpha.write_text(
+        alpha.read_text()
+        .replace("alpha/alpha.py::alpha)", "alpha/alpha.py::alpah)")
+        .replace(
+            "    construct: factory\n",
+            '    construct: factory\n    note: "see alpha/gone.py::helper"\n',
+        )
+    )
+    args = ["--registry", str(synthetic_registry), "--repo", str(synthetic_repo)]
+    assert main(["registry", "validate", *args]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{alpha}:5: today: stale citation alpha/alpha.py::alpah: alpha/alpha.py "
+        "defines no alpah; did you mean 'alpha'?",
+        f"{alpha}:19: scorers[1].note: stale citation alpha/gone.py::helper: no "
+        f"file alpha/gone.py in {synthetic_repo / 'src/inspect_evals'} or "
+        f"{synthetic_repo}",
+        "registry invalid: 2 problem(s)",
+    ]
+
+
+def test_validate_checks_the_citations_of_a_targets_own_entries(
+    synthetic_repo, synthetic_registry
+):
+    package = synthetic_repo / "src/inspect_evals"
+    written = package / entry_path("docs").removeprefix("src/inspect_evals/")
+    entry = (synthetic_registry / "docs.yaml").read_text()
+    written.write_text(entry.replace("preset_score_on_no_response", "preset_score"))
+    merged = registry_of(synthetic_repo, synthetic_registry)
+    assert list(
+        unresolved_references(merged, scan_repo(synthetic_repo), synthetic_repo)
+    ) == [
+        f"{written}:5: today: stale citation utils/scorers.py::preset_score: "
+        "utils/scorers.py defines no preset_score; did you mean "
+        "'preset_score_on_no_response'?"
+    ]
 
 
 def test_scan_json_holds_the_findings(synthetic_repo, synthetic_registry, capsys):

@@ -29,7 +29,7 @@ REGISTRY = entry(
         "bump_task_version",
         "changelog",
     ],
-    today="empty completion -> preset INCORRECT (demo/scorer.py:25)",
+    today="empty completion -> preset INCORRECT (demo/scorer.py::demo_scorer)",
 )
 
 # every codemod that used to read the disk has something to read here: the

@@ -12,8 +12,7 @@ no validation library at all.
 
 import ast
 import builtins
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from functools import cache
@@ -112,7 +111,6 @@ def output_locator(output: str) -> tuple[str, list[str] | None] | None:
 
 Scalar = str | int | float | bool | None
 
-FILE_LINE = re.compile(r"[\w/.-]+\.(py|yaml):\d+")
 PythonFile = Annotated[str, Rule(pattern=r"^[\w/.-]+\.py$")]
 
 
@@ -309,7 +307,8 @@ class TestUpdate:
 class EvalEntry(Settings):
     """Everything the migration needs to know about one eval package.
 
-    ``today`` says what an empty answer scores today, citing ``file:line``.
+    ``today`` says what an empty answer scores today, citing the code as
+    ``path::symbol`` (`empty_migrate.source.citations`).
     """
 
     # required here, though a task or scorer may leave them to the eval
@@ -419,6 +418,34 @@ def resolve(
     values.setdefault("copy_metadata", False)
     values.setdefault("verdict_metadata", None)
     return Resolved(**values)
+
+
+PROSE = frozenset({"today", "codemods_reason", "note", "reason", "why", "meaning"})
+"""The fields written for people, where an entry cites the target's code."""
+
+Location = tuple[str | int, ...]
+"""Where a value is in an entry, by keys and indexes: ``("scorers", 0, "note")``."""
+
+
+def prose(value: Any, location: Location = ()) -> Iterator[tuple[Location, str]]:
+    """Every text in a `PROSE` field of an entry (or a part of one), with its location.
+
+    Only fields of the entry's classes count: the free-form mappings (sample
+    metadata, verdict values) hold data, not prose.
+    """
+    if is_dataclass(value) and not isinstance(value, type):
+        for item in fields(value):
+            found = getattr(value, item.name)
+            if item.name in PROSE and isinstance(found, str):
+                yield (*location, item.name), found
+            else:
+                yield from prose(found, (*location, item.name))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from prose(item, (*location, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from prose(item, (*location, index))
 
 
 def validate_entry(data: Any) -> EvalEntry:

@@ -18,9 +18,11 @@ from empty_migrate.entries.schema import (
     EvalEntry,
     ScorerEntry,
     VerdictExpression,
+    prose,
     resolve,
 )
-from empty_migrate.registry.loader import Registry
+from empty_migrate.registry.loader import Registry, close_matches, located
+from empty_migrate.source.citations import Citation, cited_symbols, symbol_citations
 from empty_migrate.source.flow import FlowCheck
 from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.source.syntax import (
@@ -83,12 +85,46 @@ class Drift:
 def unresolved_references(
     registry: Registry, scans: dict[str, EvalScan], repo: Path
 ) -> Iterator[str]:
-    """Every scorer or task reference that does not resolve, as ``file: problem``."""
-    for name in registry.evals:
+    """Every reference that does not resolve, as ``file: problem``.
+
+    Scorers, tasks and helpers, and every citation of code in the prose
+    (``file:line: key: problem`` for those).
+    """
+    for name, entry in registry.evals.items():
         try:
             yield from _unresolved(registry, name, scans, repo)
+            yield from stale_citations(entry, registry.files[name], repo)
         except NotUtf8 as error:
             yield f"{registry.files[name]}: {error}"
+
+
+def stale_citations(entry: EvalEntry, source: Path, repo: Path) -> Iterator[str]:
+    """Every citation in an entry's prose that does not resolve in the tree at `repo`.
+
+    Each as ``file:line: key: problem``, `source` being the entry's file.
+
+    Raises:
+        NotUtf8: If a cited file is not UTF-8.
+    """
+    for loc, text in prose(entry):
+        for citation in symbol_citations(text):
+            if problem := citation_problem(citation, repo):
+                yield located(source, loc, f"stale citation {citation}: {problem}")
+
+
+def citation_problem(citation: Citation, repo: Path) -> str | None:
+    """Why `citation` does not resolve in the tree at `repo`, or None if it does.
+
+    Raises:
+        NotUtf8: If the cited file is not UTF-8.
+    """
+    defined = cited_symbols(repo, citation)
+    if defined is None:
+        return f"no file {citation.path} in {repo / PACKAGE_ROOT} or {repo}"
+    if citation.symbol in defined:
+        return None
+    hint = close_matches(citation.symbol, defined)
+    return f"{citation.path} defines no {citation.symbol}{hint}"
 
 
 def _unresolved(

@@ -16,7 +16,7 @@ themselves in the same rule, before anything is expanded.
 
 import sys
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -25,13 +25,15 @@ import yaml
 from empty_migrate import codemods
 from empty_migrate.entries import schema
 from empty_migrate.entries.schema import (
-    FILE_LINE,
     EvalEntry,
     ScorerEntry,
+    prose,
     resolve,
     validate_entry,
 )
 from empty_migrate.runtime import policy
+from empty_migrate.source import citations
+from empty_migrate.source.citations import line_citations, symbol_citations
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.yaml_files import LOADER, compose_yaml, yaml_problem
 
@@ -139,11 +141,15 @@ class Registry:
 
 def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
     """``unknown eval 'xtest'; did you mean 'xstest'?``."""
+    return f"unknown {kind} {name!r}{close_matches(name, known)}"
+
+
+def close_matches(name: str, known: Iterable[str]) -> str:
+    """``; did you mean 'xstest'?`` for the names in `known` close to `name`, or ""."""
     from difflib import get_close_matches
 
     close = get_close_matches(name, list(known), n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    return f"unknown {kind} {name!r}{hint}"
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
 def folder_problem(directory: Path) -> str | None:
@@ -224,7 +230,8 @@ def _readable(path: Path) -> str:
 @cache
 def _checked_by() -> str:
     """What decides whether a text is a valid entry: the code that checks it."""
-    return code_digest([schema, policy, sys.modules[__name__]], *codemods.names())
+    checks = [schema, policy, citations, sys.modules[__name__]]
+    return code_digest(checks, *codemods.names())
 
 
 def _validated(path: Path, text: str) -> tuple[EvalEntry | None, list[str]]:
@@ -337,6 +344,22 @@ class _Plain:
         return _REFUSED
 
 
+def located(path: Path, loc: Path_, problem: str) -> str:
+    """A problem at `loc` of the entry in file `path`, as ``file:line: key: problem``.
+
+    For checks made after loading (`registry validate`'s): the file is read
+    again for its lines, only when there is a problem to place.
+    """
+    return _located(path, _key_lines(path, path.stat().st_mtime_ns), loc, problem)
+
+
+@lru_cache(maxsize=16)
+def _key_lines(path: Path, mtime_ns: int) -> dict[Path_, int]:
+    """The line of every key path of a loaded entry's file (it parsed when loaded)."""
+    node = _composed(_entry_text(path))
+    return _Plain(node).lines if node is not None else {}
+
+
 def _located(path: Path, lines: dict[Path_, int], loc: Path_, msg: str) -> str:
     loc = tuple(part for part in loc if not _is_union_tag(part))
     for end in range(len(loc), -1, -1):
@@ -359,8 +382,7 @@ def _dotted(loc: Path_) -> str:
 
 def check_entry(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
     """What the schema cannot say: citations, cross-references, inheritance."""
-    if not FILE_LINE.search(entry.today):
-        yield ("today",), "must cite the code as file:line"
+    yield from _check_citations(entry)
     if isinstance(entry.codemods, str) and not entry.codemods_reason:
         yield ("codemods",), f"{entry.codemods!r} needs a codemods_reason"
     known = codemods.names()
@@ -387,6 +409,21 @@ def check_entry(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
         yield from (
             (("tasks", task, *loc), msg) for loc, msg in _check_task(entry, task)
         )
+
+
+def _check_citations(entry: EvalEntry) -> Iterator[tuple[Path_, str]]:
+    """Prose cites code by symbol, never by lines; ``today`` must cite it."""
+    lines = False
+    for loc, text in prose(entry):
+        for cited in line_citations(text):
+            lines = True
+            yield loc, f"{cited!r} cites lines, which move: {CITE_BY_SYMBOL}"
+    if not lines and not symbol_citations(entry.today):
+        yield ("today",), f"cites no code: {CITE_BY_SYMBOL}"
+
+
+CITE_BY_SYMBOL = "cite the code as path::symbol (xstest/xstest.py::xstest_scorer)"
+"""How prose cites code, for a problem that says what to write instead."""
 
 
 def _check_resolved(

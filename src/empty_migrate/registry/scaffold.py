@@ -22,7 +22,7 @@ def scaffold(scan: EvalScan) -> str:
         "polarity: TODO  # refusal_good | refusal_bad | per_sample | neutral",
         "output: state.output  # or last_assistant, store:KEY, metadata:KEY, none",
         "judge: TODO  # scorer | solver | none | several",
-        "today: TODO  # what an empty answer scores today, citing file:line",
+        "today: TODO  # what an empty answer scores today, citing path::symbol",
         "codemods: TODO  # list of codemods, or none / manual with codemods_reason",
         "tasks:" if scan.tasks else "tasks: {}",
         *[f"  {task}: {{}}" for task in scan.tasks],

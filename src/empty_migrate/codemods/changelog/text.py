@@ -48,7 +48,7 @@ _POLARITY = {
     "samples, over-refusal on benign ones",
 }
 
-_FILE_REF = r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|md)(?::\d+(?:-\d+)?)?"
+_FILE_REF = r"(?<![\w/.-])[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|md)(?:::\w+(?:\.\w+)*)?"
 # what CommonMark reads as raw HTML (markdownlint's MD033), with the word around it
 _HTML_TAG = r"[\w.-]*</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>`]*)?/?>[\w.-]*"
 _MISREAD = re.compile(f"{_FILE_REF}|{_HTML_TAG}")
@@ -184,9 +184,10 @@ def before(target: EvalTarget) -> str:
 def code_refs(text: str) -> str:
     """`text` with what Markdown would misread as inline code, as in the READMEs.
 
-    That is its ``file.py:line`` references (``_utils.py`` would start
-    emphasis) and anything that reads as an HTML tag (``<think>`` would vanish
-    from the page, and the target's markdownlint forbids inline HTML).
+    That is its files and its ``path.py::symbol`` citations (``_utils.py``
+    would start emphasis, ``__init__`` would be bold) and anything that reads
+    as an HTML tag (``<think>`` would vanish from the page, and the target's
+    markdownlint forbids inline HTML).
     """
     parts = _CODE_SPAN.split(text)
     for index in range(0, len(parts), 2):

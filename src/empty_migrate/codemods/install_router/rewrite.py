@@ -37,7 +37,8 @@ from empty_migrate.codemods.kit.router_call import (
     ROUTER_MODULE,
     is_router_call,
 )
-from empty_migrate.source.syntax import Function, end_of, is_docstring
+from empty_migrate.source.package_index import package_of
+from empty_migrate.source.syntax import Function, end_of, imports_of, is_docstring
 
 ROUTER_PATH = "utils/empty_response.py"
 SCORERS_PATH = "utils/scorers.py"
@@ -173,7 +174,8 @@ def _shim_preset(text: str) -> str:
     index = found[0]
     old = next(s for s in chunks.statements[index] if _is_preset(s))
     assert isinstance(old, ast.FunctionDef | ast.AsyncFunctionDef)
-    if any(is_router_call(node) for node in ast.walk(old)):
+    imports = imports_of(chunks.tree, package_of(SCORERS_PATH))
+    if any(is_router_call(node, imports) for node in ast.walk(old)):
         return text
     grader, value = _parameters(old)
     shim = SHIM.format(

@@ -95,11 +95,9 @@ def check_task(tmp_path):
 
 @pytest.mark.parametrize("shape", EXPECTED)
 def test_each_return_shape_is_wrapped_in_place(shape, check):
-    # known: unformatted, the alias shape's one import line binds the router
-    # twice, and a second run on it wraps the aliased return again; ruff's
-    # isort (which every run applies) splits the line, and that text is stable
-    again = shape != "already_routed_by_alias"
-    check.check_transformed(textwrap.dedent(SHAPES[shape]), EXPECTED[shape], again)
+    # the second run reads the unformatted output: the alias shape's one
+    # import line then binds the router twice, and both names are its
+    check.check_transformed(textwrap.dedent(SHAPES[shape]), EXPECTED[shape])
 
 
 def test_lone_carriage_return_line_ends_are_a_skip(check):

@@ -118,6 +118,76 @@ def test_a_new_eval_sending_the_completion_to_an_unwrapped_judge(tree, capsys):
     )
 
 
+ROUTER_IMPORTS = {
+    "aliased": (
+        "from inspect_evals.utils.empty_response import route_empty_responses as route",
+        "route",
+    ),
+    "module_alias": (
+        "import inspect_evals.utils.empty_response as er",
+        "er.route_empty_responses",
+    ),
+    "module": (
+        "from inspect_evals.utils import empty_response",
+        "empty_response.route_empty_responses",
+    ),
+}
+
+
+@pytest.mark.parametrize("how", ROUTER_IMPORTS)
+def test_a_scorer_wrapped_through_any_import_of_the_router_is_routed(tree, capsys, how):
+    imported, called = ROUTER_IMPORTS[how]
+    wrapped = DEMO_SCORER.replace(
+        "from inspect_ai.solver import TaskState\n",
+        f"from inspect_ai.solver import TaskState\n\n{imported}\n",
+    ).replace("    return score\n", f'    return {called}(score, category="qa")\n')
+    tree.write({SCORER_PATH: wrapped})
+    assert lint(tree, capsys=capsys)[:2] == (0, [])
+
+
+GUARD_IMPORTS = {
+    "aliased": (
+        "from inspect_evals.utils.empty_response import Outcome, classify as verdict",
+        "verdict",
+        "Outcome",
+    ),
+    "module_alias": (
+        "import inspect_evals.utils.empty_response as er",
+        "er.classify",
+        "er.Outcome",
+    ),
+}
+
+
+@pytest.mark.parametrize("how", GUARD_IMPORTS)
+def test_a_new_scorer_guarded_through_any_import_of_classify_is_routed(
+    tree, capsys, how
+):
+    imported, classify, outcome = GUARD_IMPORTS[how]
+    guarded = PRESETS_INCORRECT.replace(
+        "from inspect_ai.solver import TaskState\n",
+        f"from inspect_ai.solver import TaskState\n\n{imported}\n",
+    ).replace(
+        "if not state.output.completion:",
+        f"if {classify}(state.output) is not {outcome}.ANSWERED:",
+    )
+    tree.add_eval("fresh", {"scorer.py": guarded})
+    assert lint(tree, capsys=capsys)[:2] == (0, [])
+
+
+def test_a_judge_imported_under_an_alias_is_found(tree, capsys):
+    aliased = GRADED_UNWRAPPED.replace(
+        "import model_graded_qa", "import model_graded_qa as mgq"
+    ).replace("scorer=model_graded_qa()", "scorer=mgq()")
+    tree.add_eval("graded", {"graded.py": aliased})
+    code, lines, _ = lint(tree, capsys=capsys)
+    assert (code, codes(lines)) == (1, ["EM006"])
+    assert finding_lines(lines)[0].endswith(
+        "graded/graded.py:7:36: EM006 judge `mgq()` is called on the "
+        "output before any routing: wrap the scorer or guard with classify"
+    )
+
+
 def test_a_reverted_wrap(tree, capsys):
     tree.write({SCORER_PATH: DEMO_SCORER})
     code, lines, _ = lint(tree, capsys=capsys)

@@ -208,6 +208,30 @@ def test_scaffold_unknown_package_suggests(synthetic_repo, synthetic_registry, c
     assert "did you mean 'alpha'?" in capsys.readouterr().err
 
 
+def test_calls_are_known_by_what_their_imports_bind(synthetic_repo):
+    write_files(
+        synthetic_repo / "src/inspect_evals",
+        {
+            "beta/scorers.py": (
+                "import re\n"
+                "import inspect_ai.scorer as sc\n"
+                "from inspect_ai.scorer import match, model_graded_qa as graded\n"
+                "from inspect_evals.utils.scorers import (\n"
+                "    preset_score_on_no_response as preset,\n"
+                ")\n\n"
+                "def build():\n"
+                "    re.match('a', 'b')\n"
+                "    return [preset(graded(), 0), sc.includes()]\n"
+            )
+        },
+    )
+    beta = scan_repo(synthetic_repo)["beta"]
+    assert [f.text for f in beta.judge_calls] == ["graded()"]
+    assert [f.text for f in beta.preset_calls] == ["preset(graded(), 0)"]
+    # re.match is not inspect_ai's match, though the file imports that too
+    assert beta.builtin_scorers == {"model_graded_qa", "includes"}
+
+
 def test_dead_checks_in_conditions_and_comprehensions(synthetic_repo):
     code = (
         "def f(state, states, args):\n"

@@ -7,13 +7,14 @@ import pytest
 
 from empty_migrate.source.syntax import (
     UNKNOWN,
+    Imports,
     decorated_kind,
     decorator_kinds,
     definition_names,
+    import_bindings,
     is_docstring,
     is_solver,
     is_state_output,
-    local_name,
     module_bindings,
     qualified_definitions,
     scope_bindings,
@@ -165,12 +166,85 @@ def test_a_docstring_is_a_lone_string_constant(statement, expected):
 
 
 @pytest.mark.parametrize(
-    ("statement", "local"),
-    [("import os.path", "os"), ("import os.path as p", "p"), ("from m import a", "a")],
+    ("statement", "bound"),
+    [
+        ("import os.path", [("os", "os")]),
+        ("import os.path as p", [("p", "os.path")]),
+        ("from m import a", [("a", "m.a")]),
+        ("from m import a as b, a", [("b", "m.a"), ("a", "m.a")]),
+        ("from . import x", [("x", "inspect_evals.demo.x")]),
+        ("from .x import y as z", [("z", "inspect_evals.demo.x.y")]),
+        ("from ..utils import e", [("e", "inspect_evals.utils.e")]),
+        ("from m import *", []),
+        ("x = 1", []),
+    ],
 )
-def test_an_import_binds_its_alias_or_first_module_part(statement, local):
-    (alias,) = ast.parse(statement).body[0].names
-    assert local_name(alias) == local
+def test_an_import_binds_each_local_name_to_a_qualified_one(statement, bound):
+    statement = ast.parse(statement).body[0]
+    found = import_bindings(statement, "inspect_evals.demo")
+    assert [(b.local, b.qualified) for b in found] == bound
+
+
+def test_a_relative_import_keeps_its_dots_when_the_package_is_unknown():
+    (binding,) = import_bindings(ast.parse("from .x import y").body[0])
+    assert binding.qualified == ".x.y"
+
+
+POLICY = "inspect_evals.utils.empty_response"
+ROUTER = f"{POLICY}.route_empty_responses"
+
+
+def test_every_alias_of_a_name_is_bound_and_the_plain_top_level_one_is_written():
+    imports = Imports(
+        parse(
+            f"""
+            from {POLICY} import route_empty_responses as r
+            from {POLICY} import route_empty_responses
+
+            def f():
+                from {POLICY} import route_empty_responses as q
+            """
+        )
+    )
+    assert imports.locals_of(ROUTER) == ["r", "route_empty_responses", "q"]
+    assert imports.local_for(ROUTER) == "route_empty_responses"
+    assert imports.local_for(f"{POLICY}.classify") is None
+
+
+def test_a_function_level_alias_is_written_only_without_a_top_level_one():
+    imports = Imports(
+        parse(
+            f"""
+            def f():
+                from {POLICY} import route_empty_responses as q
+            from {POLICY} import route_empty_responses as r
+            """
+        )
+    )
+    assert imports.local_for(ROUTER) == "r"
+
+
+@pytest.mark.parametrize(
+    ("imported", "call", "calls"),
+    [
+        (f"from {POLICY} import route_empty_responses as r", "r(s)", True),
+        (f"import {POLICY} as er", "er.route_empty_responses(s)", True),
+        (f"import {POLICY}", f"{ROUTER}(s)", True),
+        ("from inspect_evals.utils import empty_response as e", "e.route_empty_responses(s)", True),  # noqa: E501
+        ("from ..utils.empty_response import route_empty_responses", "route_empty_responses(s)", True),  # noqa: E501
+        ("from other import route_empty_responses", "route_empty_responses(s)", False),
+        (f"import {POLICY} as er", "er.classify(s)", False),
+        (f"import {POLICY} as er", "route_empty_responses(s)", False),
+        (f"from {POLICY} import route_empty_responses as r", "r.x(s)", False),
+        (f"from {POLICY} import route_empty_responses as r", "r()(s)", False),
+    ],
+)  # fmt: skip
+def test_a_call_is_of_a_function_by_any_name_or_module_path_bound_to_it(
+    imported, call, calls
+):
+    tree = ast.parse(f"{imported}\n{call}\n")
+    node = tree.body[-1].value
+    assert Imports(tree, "inspect_evals.demo").calls(node, ROUTER) is calls
 
 
 @pytest.mark.parametrize(

@@ -8,16 +8,13 @@ call's arguments call (``Task(scorer=route_empty_responses(my_scorer()))``).
 
 import ast
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from empty_migrate.source.scan import BUILTIN_SCORERS, PACKAGE_ROOT
-from empty_migrate.source.syntax import (
-    Function,
-    decorator_kinds,
-    imported_names,
-    last_name,
-)
+from empty_migrate.source.package_index import package_of
+from empty_migrate.source.scan import PACKAGE_ROOT, builtin_scorer
+from empty_migrate.source.syntax import Function, decorator_kinds, imports_of, last_name
 from empty_migrate.target.text_files import NotUtf8, source_text
 
 POLICY_MODULE = "inspect_evals.utils.empty_response"
@@ -75,14 +72,7 @@ def read_file(repo: Path, file: str) -> FileRouting | None:
     except (OSError, NotUtf8, SyntaxError, ValueError):
         return None
     result = FileRouting(file, text.splitlines())
-    policy = imported_names(tree, POLICY_MODULE)
-    routers = {ROUTER} | {local for local, name in policy.items() if name == ROUTER}
-    guards = {local for local, name in policy.items() if name == GUARD}
-    builtins = {
-        local
-        for local, name in imported_names(tree, "inspect_ai.scorer").items()
-        if name in BUILTIN_SCORERS
-    }
+    imports = imports_of(tree, package_of(file))
     routing_lines: list[int] = []
     for node in ast.walk(tree):
         if isinstance(node, Function):
@@ -95,14 +85,15 @@ def read_file(repo: Path, file: str) -> FileRouting | None:
                 result.tasks.append(span)
         elif isinstance(node, ast.Call):
             name = last_name(node)
-            if name in routers:
+            # a router call by its own name counts wherever it comes from
+            if name == ROUTER or imports.calls(node, f"{POLICY_MODULE}.{ROUTER}"):
                 result.router_args.append(_span(name, node))
                 result.called_in_router |= _called_names(node)
                 routing_lines.append(node.lineno)
-            elif name in guards:
+            elif imports.calls(node, f"{POLICY_MODULE}.{GUARD}"):
                 routing_lines.append(node.lineno)
-            elif name in builtins:
-                result.builtin_calls.append(_span(name, node))
+            elif builtin := builtin_scorer(imports, node):
+                result.builtin_calls.append(_span(builtin, node))
     result.routing_functions = {
         span.name
         for span in result.functions
@@ -155,6 +146,12 @@ class EvalRouting:
         one = self.files.get(file)
         holding = [s for s in one.scorers if s.holds(line)] if one else []
         return max(holding, key=lambda span: span.start, default=None)
+
+    def calls_builtin(self, file: str, line: int, names: Iterable[str]) -> bool:
+        """Whether `line` of `file` calls one of the built-in scorers `names`."""
+        one = self.files.get(file)
+        calls = one.builtin_calls if one else []
+        return any(c.start == line and c.name in names for c in calls)
 
     def in_task(self, file: str, line: int) -> bool:
         """Whether `line` of `file` lies in a ``@task`` function."""

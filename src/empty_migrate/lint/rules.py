@@ -302,7 +302,9 @@ def _findings(
             "route_empty_responses (the policy) instead",
         )
     for found in filter(kept, scan.judge_calls):
-        builtin = found.text.startswith(JUDGE_SCORERS)
+        builtin = found.text.startswith(JUDGE_SCORERS) or routing.calls_builtin(
+            found.file, found.line, JUDGE_SCORERS
+        )
         in_task = builtin and routing.in_task(found.file, found.line)
         if unrouted_scorer(found) or (
             in_task and not routing.routed(found.file, found.line)

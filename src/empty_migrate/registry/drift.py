@@ -28,7 +28,7 @@ from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.source.syntax import (
     Function,
     definition_names,
-    local_name,
+    imports_of,
     qualified_definitions,
 )
 from empty_migrate.target.text_files import NotUtf8, source_text
@@ -196,11 +196,8 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
         tree = ast.parse(source_text(path))
     except SyntaxError:
         return frozenset(names)
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            names |= {local_name(alias) for alias in node.names}
-        elif isinstance(node, ast.arg):
-            names.add(node.arg)
+    names |= imports_of(tree).locals
+    names |= {node.arg for node in ast.walk(tree) if isinstance(node, ast.arg)}
     return frozenset(names)
 
 

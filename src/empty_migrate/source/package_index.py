@@ -18,8 +18,7 @@ from empty_migrate.source.syntax import (
     Definition,
     Function,
     QualifiedPath,
-    blocks,
-    local_name,
+    imports_of,
     outer_functions,
     qualified_definitions,
 )
@@ -76,35 +75,18 @@ class Module:
 
     def __post_init__(self) -> None:
         self.definitions = dict(qualified_definitions(self.tree.body))
-        package = self.dotted if self.file.endswith("__init__.py") else ""
-        package = package or self.dotted.rpartition(".")[0]
-        for statement in _statements(self.tree.body):
-            self.imports.update(_imports(statement, package))
+        for binding in imports_of(self.tree, package_of(self.file)).bindings:
+            self.imports[binding.local] = (binding.module, binding.name)
 
 
-def _statements(body: list[ast.stmt]) -> list[ast.stmt]:
-    """Every statement of a block, nested ones too (expressions are not visited)."""
-    found, stack = [], list(body)
-    while stack:
-        statement = stack.pop()
-        found.append(statement)
-        stack += [s for block in blocks(statement) for s in block]
-    return found
+def package_of(file: str) -> str:
+    """The package of a module of inspect_evals, by its file.
 
-
-def _imports(node: ast.AST, package: str) -> dict[str, tuple[str, str | None]]:
-    """Each local name -> (module, the imported name, None for the module)."""
-    if isinstance(node, ast.Import):
-        return {
-            alias.asname: (alias.name, None) for alias in node.names if alias.asname
-        }
-    if not isinstance(node, ast.ImportFrom):
-        return {}
-    base = node.module or ""
-    if node.level:
-        parent = package.rsplit(".", node.level - 1)[0]
-        base = f"{parent}.{base}" if base else parent
-    return {local_name(a): (base, a.name) for a in node.names if a.name != "*"}
+    Args:
+        file: Relative to ``src/inspect_evals``: ``demo/scorer.py`` (and
+            ``demo/__init__.py``) are of ``inspect_evals.demo``.
+    """
+    return ".".join(["inspect_evals", *PurePosixPath(file).parent.parts])
 
 
 class PackageIndex:

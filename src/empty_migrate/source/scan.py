@@ -18,12 +18,13 @@ from typing import Any
 
 from empty_migrate.source.findings import Finding
 from empty_migrate.source.flow import FlowCheck, follow_output
+from empty_migrate.source.package_index import package_of
 from empty_migrate.source.syntax import (
+    Imports,
     decorator_kinds,
-    imports_from,
+    imports_of,
     is_state_output,
     last_name,
-    local_name,
 )
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
@@ -43,8 +44,16 @@ BUILTIN_SCORERS = {
     "model_graded_qa",
     "pattern",
 }
-JUDGE_CALLS = {"get_model", "model_graded_qa", "model_graded_fact"}
+BUILTIN_MODULE = "inspect_ai.scorer"
+JUDGES = {
+    "get_model": "inspect_ai.model.get_model",
+    "model_graded_qa": f"{BUILTIN_MODULE}.model_graded_qa",
+    "model_graded_fact": f"{BUILTIN_MODULE}.model_graded_fact",
+}
+"""The judge calls: each one's name, and the function it is."""
+JUDGE_CALLS = set(JUDGES)
 PRESET = "preset_score_on_no_response"
+PRESET_FUNCTION = f"inspect_evals.utils.scorers.{PRESET}"
 # a file holding none of these cannot contain anything the scan reports, so it
 # is not parsed (most files of a package are data, prompts or challenge code)
 _WORTH_PARSING = re.compile(
@@ -141,7 +150,9 @@ def _scan(workspace: Workspace, name: str) -> EvalScan:
         except (SyntaxError, ValueError) as error:
             result.unparsable.append(Finding(relative, 1, str(error)))
             continue
-        _ModuleScanner(relative, result).scan(module)
+        _ModuleScanner(relative, result, imports_of(module, package_of(relative))).scan(
+            module
+        )
     report = follow_output(workspace, name)
     result.flow_checks, result.unfollowed = report.checks, report.unfollowed
     return result
@@ -177,6 +188,36 @@ def _call_name(node: ast.Call) -> str:
     return last_name(node.func)
 
 
+def judge_called(imports: Imports, call: ast.Call) -> str | None:
+    """The judge a call makes (a name of `JUDGES`), None if it makes none.
+
+    A call by a judge's own name is that judge, whatever the name is bound to
+    (``inspect_model.get_model(...)``, a local wrapper named so); a call by
+    another name is one when `imports` bind it to the judge (``mgq`` of
+    ``from inspect_ai.scorer import model_graded_qa as mgq``).
+    """
+    return _judge(_call_name(call), imports.meanings_of(call.func))
+
+
+def builtin_scorer(imports: Imports, call: ast.Call) -> str | None:
+    """The inspect_ai built-in scorer a call makes, by any name bound to it."""
+    return _builtin(imports.meanings_of(call.func))
+
+
+def _judge(name: str, meanings: set[str]) -> str | None:
+    if name in JUDGES:
+        return name
+    return next((n for n, f in JUDGES.items() if f in meanings), None)
+
+
+def _builtin(meanings: set[str]) -> str | None:
+    for meaning in meanings:
+        module, _, name = meaning.rpartition(".")
+        if module == BUILTIN_MODULE and name in BUILTIN_SCORERS:
+            return name
+    return None
+
+
 def _text(node: ast.AST) -> str:
     text = ast.unparse(node)
     return text if len(text) <= 100 else text[:97] + "..."
@@ -189,16 +230,15 @@ class _ModuleScanner:
     would, but in one loop instead of a recursive call per node.
     """
 
-    def __init__(self, file: str, result: EvalScan) -> None:
+    def __init__(self, file: str, result: EvalScan, imports: Imports) -> None:
         self.file = file
         self.result = result
-        self.scorer_imports: set[str] = set()
+        self.imports = imports
 
     def scan(self, tree: ast.AST) -> None:
         """Run the handlers over the tree, in source order."""
         # each handler takes the node type it is keyed by
         handlers: dict[type[ast.AST], Callable[[Any], None]] = {
-            ast.ImportFrom: self.visit_ImportFrom,
             ast.FunctionDef: self.visit_FunctionDef,
             ast.AsyncFunctionDef: self.visit_FunctionDef,
             ast.Call: self.visit_Call,
@@ -220,10 +260,6 @@ class _ModuleScanner:
     def finding(self, node: ast.AST, text: str | None = None) -> Finding:
         return Finding(self.file, getattr(node, "lineno", 1), text or _text(node))
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if imports_from(node, "inspect_ai.scorer"):
-            self.scorer_imports |= {local_name(alias) for alias in node.names}
-
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         kinds = decorator_kinds(node.decorator_list)
         if "task" in kinds:
@@ -235,13 +271,13 @@ class _ModuleScanner:
             self.result.scorers[key] = self.finding(node, node.name)
 
     def visit_Call(self, node: ast.Call) -> None:
-        name = _call_name(node)
-        if name == PRESET:
+        name, meanings = _call_name(node), self.imports.meanings_of(node.func)
+        if name == PRESET or PRESET_FUNCTION in meanings:
             self.result.preset_calls.append(self.finding(node))
-        if name in JUDGE_CALLS:
+        if _judge(name, meanings):
             self.result.judge_calls.append(self.finding(node))
-        if name in BUILTIN_SCORERS and name in self.scorer_imports:
-            self.result.builtin_scorers.add(name)
+        if builtin := _builtin(meanings):
+            self.result.builtin_scorers.add(builtin)
 
     def _visit_test(self, node: ast.If | ast.IfExp | ast.While) -> None:
         self._check_condition(node.test)

@@ -20,7 +20,6 @@ run keeps a maintainer's edit to them
 changes no score; it runs only when the eval's scoring was migrated.
 """
 
-import ast
 import textwrap
 from functools import cache
 from typing import Any
@@ -37,7 +36,7 @@ from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
 from empty_migrate.entries.output_locations import observable
 from empty_migrate.entries.schema import Resolved, ScorerEntry, VerdictExpression
 from empty_migrate.runtime.policy import Outcome, Route, route_for, route_reason
-from empty_migrate.source.syntax import local_name, scope_bindings
+from empty_migrate.source.syntax import import_bindings, scope_bindings
 
 FIXTURES_PATH = "tests/utils/empty_response.py"
 FIXTURES_MODULE = "tests.utils.empty_response"
@@ -221,10 +220,10 @@ class _Plan:
         )
         bound = scope_bindings(tree.body)
         modules = {
-            local_name(alias)
+            binding.local
             for node in tree.body
-            if isinstance(node, ast.Import)
-            for alias in node.names
+            for binding in import_bindings(node)
+            if binding.name is None
         }
         free = sorted(verdict.free_names())
         if not set(free) <= set(bound):

@@ -52,13 +52,13 @@ from empty_migrate.codemods.kit.empty_checks import (
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.codemods.kit.nodes import (
     is_attribute,
-    is_call_to,
+    is_call_of,
     is_empty_string,
-    is_name,
+    refers_to,
 )
 from empty_migrate.codemods.kit.router_call import ROUTER_MODULE
 from empty_migrate.runtime.policy import Outcome
-from empty_migrate.source.syntax import imported_names
+from empty_migrate.source.syntax import Imports, imports_of
 
 Kind = Literal["no_output", "refusal", "non_answer"]
 Branch = tuple[Literal["body", "orelse"], Kind]
@@ -102,14 +102,12 @@ class FixReasonTag(Codemod):
 class _Tag(ConstructCommand):
     def __init__(self, imports: NeededImports, constructs: dict[str, bool]) -> None:
         super().__init__(imports, constructs, solvers=False)
-        self.router: dict[str, str] = {}
-        self.reasons: dict[str, str] = {}
+        self.imported: Imports  # read from the whole module by `prepare`
         self.tagged: dict[cst.Return, Kind] = {}
 
     def prepare(self, chunks: Chunks) -> None:
         super().prepare(chunks)
-        self.router = imported_names(chunks.tree, ROUTER_MODULE)
-        self.reasons = imported_names(chunks.tree, SCORERS_MODULE)
+        self.imported = imports_of(chunks.tree)
 
     def visit_If(self, node: cst.If) -> None:
         if not self.active or (branch := self._branch(node.test)) is None:
@@ -195,23 +193,22 @@ class _Tag(ConstructCommand):
 
     def _is_classification(self, expr: cst.BaseExpression) -> bool:
         """``classify(...)`` or ``classify_output(...).outcome``, the router's."""
-        if classify := self.router.get("classify"):
-            if is_call_to(expr, classify):
-                return True
-        if detailed := self.router.get("classify_output"):
-            return is_attribute(expr, "outcome") and is_call_to(expr.value, detailed)
-        return False
+        if is_call_of(expr, self.imported, f"{ROUTER_MODULE}.classify"):
+            return True
+        detailed = f"{ROUTER_MODULE}.classify_output"
+        return is_attribute(expr, "outcome") and is_call_of(
+            expr.value, self.imported, detailed
+        )
 
     def _outcomes(self, expr: cst.BaseExpression) -> set[Outcome] | None:
         """The outcomes named by ``Outcome.X`` or a tuple, list or set of them."""
         elements = getattr(expr, "elements", None)
         members = [e.value for e in elements] if elements is not None else [expr]
-        alias = self.router.get("Outcome")
         found = set()
         for member in members:
-            if not (alias and isinstance(member, cst.Attribute)):
+            if not isinstance(member, cst.Attribute):
                 return None
-            if not is_name(member.value, alias):
+            if not refers_to(member.value, self.imported, f"{ROUTER_MODULE}.Outcome"):
                 return None
             if member.attr.value not in Outcome.__members__:
                 return None
@@ -231,9 +228,12 @@ class _Tag(ConstructCommand):
 
     def _reason(self, kind: Kind) -> cst.BaseExpression:
         constant, literal = _REASONS[kind]
-        if constant in self.reasons:
-            return cst.Name(self.reasons[constant])
-        if REASON_CONSTANTS & set(self.reasons):
+        if local := self.imported.local_for(f"{SCORERS_MODULE}.{constant}"):
+            return cst.Name(local)
+        if any(
+            self.imported.locals_of(f"{SCORERS_MODULE}.{name}")
+            for name in REASON_CONSTANTS
+        ):
             self.imports.add(SCORERS_MODULE, constant)
             return cst.Name(constant)
         return cst.SimpleString(f'"{literal}"')

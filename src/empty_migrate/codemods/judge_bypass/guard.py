@@ -16,11 +16,11 @@ import libcst as cst
 from empty_migrate.codemods.judge_bypass.solver import Guard
 from empty_migrate.codemods.kit.base import Skip
 from empty_migrate.codemods.kit.imports import NeededImports
-from empty_migrate.codemods.kit.nodes import find_all, is_attribute, is_call_to, is_name
+from empty_migrate.codemods.kit.nodes import find_all, is_attribute, is_call_of, is_name
 from empty_migrate.codemods.kit.router_call import ROUTER_MODULE
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.source.syntax import (
-    imported_names,
+    imports_of,
     is_docstring,
     module_bindings,
     qualified_definitions,
@@ -41,9 +41,11 @@ class GuardCommand(cst.CSTTransformer):
         self.guards = {g.solver: g for g in guards}
         self.found: set[str] = set()
         self.stack: list[str] = []
-        router = imported_names(tree, ROUTER_MODULE)
-        self.imported = {"classify", "Outcome"} & set(router)
-        self.local = {name: router.get(name, name) for name in ("classify", "Outcome")}
+        self.bound = imports_of(tree)
+        self.local = {
+            name: self.bound.local_for(f"{ROUTER_MODULE}.{name}") or name
+            for name in ("classify", "Outcome")
+        }
         self.taken = module_bindings(tree)
         self.documented = {
             path
@@ -99,7 +101,7 @@ class GuardCommand(cst.CSTTransformer):
 
     def _guard(self, state: str, guard: Guard) -> cst.BaseStatement:
         for name in ("classify", "Outcome"):
-            if name not in self.imported:
+            if not self.bound.locals_of(f"{ROUTER_MODULE}.{name}"):
                 if name in self.taken:
                     raise Skip(f"{name} is already bound in this module: guard by hand")
                 self.imports.add(ROUTER_MODULE, name)
@@ -111,10 +113,9 @@ class GuardCommand(cst.CSTTransformer):
     def _is_guard(self, statement: cst.CSTNode) -> bool:
         if not isinstance(statement, cst.If):
             return False
-        if "classify" not in self.imported:
-            return False
         calls = find_all(statement.test, cst.Call)
-        return any(is_call_to(call, self.local["classify"]) for call in calls)
+        classify = f"{ROUTER_MODULE}.classify"
+        return any(is_call_of(call, self.bound, classify) for call in calls)
 
 
 def _inserted(

@@ -172,7 +172,7 @@ def _site_problem(
         return f"judge call at {finding.file}:{finding.line} not found: check by hand"
     holder, call = located
     allowed = set(ROUTED)
-    if call_name(call) not in GRADERS:
+    if index.judge(finding.file, call) not in GRADERS:
         allowed |= _LOOKUP_ROOTS
         if judge_in_solver or _role(call) != "grader":
             allowed.add("solver")

@@ -14,11 +14,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from empty_migrate.source.findings import Finding
-from empty_migrate.source.scan import JUDGE_CALLS, PACKAGE_ROOT
+from empty_migrate.source.package_index import package_of
+from empty_migrate.source.scan import PACKAGE_ROOT, judge_called
 from empty_migrate.source.syntax import (
     Function,
     decorated_kind,
     definition_names,
+    imports_of,
     last_name,
 )
 from empty_migrate.source.workspace import Workspace
@@ -108,11 +110,15 @@ class PackageIndex:
                 if (
                     isinstance(node, ast.Call)
                     and node.lineno == finding.line
-                    and call_name(node) in JUDGE_CALLS
+                    and self.judge(finding.file, node)
                 ):
                     name = definition_names(statement) or [MODULE]
                     return self.definitions[(finding.file, name[0])], node
         return None
+
+    def judge(self, file: str, call: ast.Call) -> str | None:
+        """The judge a call of `file` makes (`scan.judge_called`), if any."""
+        return judge_called(imports_of(self.trees[file], package_of(file)), call)
 
     def generate_calls(self) -> Iterator[tuple[Definition, ast.Call]]:
         """Every ``<model>.generate(...)`` call, with the definition holding it."""

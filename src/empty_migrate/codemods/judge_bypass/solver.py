@@ -18,7 +18,6 @@ from empty_migrate.codemods.judge_bypass.sites import (
     Definition,
     PackageIndex,
     ancestors,
-    call_name,
 )
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.source.syntax import is_solver
@@ -71,16 +70,21 @@ def solver_judges(index: PackageIndex) -> Iterator[SolverJudge]:
     """Every ``@solver`` of the package that calls a judge."""
     for definition in index.definitions.values():
         if is_solver(definition.node):
-            if judge := _judge_in(definition, definition.node):
+            if judge := _judge_in(index, definition, definition.node):
                 yield judge
 
 
 def _judge_in(
-    definition: Definition, factory: ast.FunctionDef | ast.AsyncFunctionDef
+    index: PackageIndex,
+    definition: Definition,
+    factory: ast.FunctionDef | ast.AsyncFunctionDef,
 ) -> SolverJudge | None:
+    def model_calls(node: ast.AST) -> list[ast.Call]:
+        return _model_calls(index, definition.file, node)
+
     solve = _solve_coroutine(factory)
     outside = [
-        c for c in _model_calls(factory) if solve is None or not _inside(c, solve)
+        c for c in model_calls(factory) if solve is None or not _inside(c, solve)
     ]
     if solve is None:
         if not outside:
@@ -96,7 +100,7 @@ def _judge_in(
         and c.func.id == generate
     ]
     own = [g for g in generations if answered is None or _position(g) < answered]
-    judges = [*_model_calls(solve), *(g for g in generations if g not in own)]
+    judges = [*model_calls(solve), *(g for g in generations if g not in own)]
     if not judges and not outside:
         return None
     overwrites = any(g in judges for g in generations)
@@ -155,14 +159,14 @@ def _solve_coroutine(
     return next((coroutines[r] for r in returned if r in coroutines), None)
 
 
-def _model_calls(node: ast.AST) -> list[ast.Call]:
+def _model_calls(index: PackageIndex, file: str, node: ast.AST) -> list[ast.Call]:
     """``<model>.generate(...)`` and model-graded scorer calls under `node`."""
     return [
         c
         for c in ast.walk(node)
         if isinstance(c, ast.Call)
         and (
-            call_name(c) in GRADERS
+            index.judge(file, c) in GRADERS
             or (isinstance(c.func, ast.Attribute) and c.func.attr == "generate")
         )
     ]

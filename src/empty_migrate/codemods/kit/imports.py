@@ -24,7 +24,7 @@ from itertools import pairwise
 
 from empty_migrate.codemods.kit.base import Skip
 from empty_migrate.codemods.kit.chunks import Chunks
-from empty_migrate.source.syntax import imports_from, is_docstring, local_name
+from empty_migrate.source.syntax import import_bindings, imports_from, is_docstring
 
 Import = ast.Import | ast.ImportFrom
 
@@ -57,10 +57,10 @@ def add_imports(chunks: Chunks, imports: Iterable[tuple[str, str]]) -> None:
 def add_module_import(chunks: Chunks, module: str) -> None:
     """Ensure ``import module`` is a top-level statement of the module."""
     if not any(
-        isinstance(statement, ast.Import)
-        and any(a.name == module and local_name(a) == module for a in statement.names)
+        binding.name is None and binding.local == binding.module == module
         for group in chunks.statements
         for statement in group
+        for binding in import_bindings(statement)
     ):
         _insert_imports(chunks, [f"import {module}"])
 
@@ -148,7 +148,7 @@ class _ImportLine:
             names=[text[a:b] for a, b in spans],
             separators=[text[b:a] for (_, b), (a, _) in pairwise(spans)],
             tail=rest[rest.rindex(")") :] if trailing_comma else rest,
-            locals=[local_name(alias) for alias in statement.names],
+            locals=[binding.local for binding in import_bindings(statement)],
         )
 
     def joined(self, added: list[str]) -> str:
@@ -169,10 +169,10 @@ class _ImportLine:
 def _imported_at_top(chunks: Chunks, source: str, name: str) -> bool:
     """Whether a top-level ``from source import name`` binds `name` itself."""
     return any(
-        imports_from(statement, source)
-        and any(a.name == name and local_name(a) == name for a in statement.names)
+        (binding.module, binding.name, binding.local) == (source, name, name)
         for group in chunks.statements
         for statement in group
+        for binding in import_bindings(statement)
     )
 
 
@@ -252,9 +252,7 @@ def _require_positions(chunks: Chunks) -> None:
 
 def _binds(statement: Import, names: set[str]) -> bool:
     """Whether the statement imports one of `names` (a ``*`` import names none)."""
-    return any(
-        alias.name != "*" and local_name(alias) in names for alias in statement.names
-    )
+    return any(binding.local in names for binding in import_bindings(statement))
 
 
 def _used_names(tree: ast.Module) -> set[str]:

@@ -9,6 +9,8 @@ from typing import Generic, TypeGuard, TypeVar
 
 import libcst as cst
 
+from empty_migrate.source.syntax import Imports
+
 Node = TypeVar("Node", bound=cst.CSTNode)
 
 
@@ -27,9 +29,31 @@ def is_empty_string(node: cst.CSTNode | None) -> TypeGuard[cst.SimpleString]:
     return isinstance(node, cst.SimpleString) and node.value in ('""', "''")
 
 
-def is_call_to(node: cst.CSTNode | None, name: str) -> TypeGuard[cst.Call]:
-    """Whether `node` is a call of the plain name `name`."""
-    return isinstance(node, cst.Call) and is_name(node.func, name)
+def refers_to(node: cst.CSTNode | None, imports: Imports, qualified: str) -> bool:
+    """Whether a name or dotted attribute stands for `qualified` by `imports`.
+
+    ``classify`` and ``er.classify`` both stand for
+    ``inspect_evals.utils.empty_response.classify`` when imported so.
+    """
+    dotted = _dotted(node)
+    return dotted is not None and qualified in imports.meanings(dotted)
+
+
+def is_call_of(
+    node: cst.CSTNode | None, imports: Imports, qualified: str
+) -> TypeGuard[cst.Call]:
+    """Whether `node` calls `qualified`, by any name `imports` binds to it."""
+    return isinstance(node, cst.Call) and refers_to(node.func, imports, qualified)
+
+
+def _dotted(node: cst.CSTNode | None) -> str | None:
+    """``a.b.c`` for a name or a chain of attributes on one (as `dotted_name`)."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        owner = _dotted(node.value)
+        return f"{owner}.{node.attr.value}" if owner else None
+    return None
 
 
 class _Collect(cst.CSTVisitor, Generic[Node]):

@@ -5,20 +5,22 @@ migrated code never looks anything up at runtime. Score constants are written
 as the names inspect_ai exports (``INCORRECT``, not ``"I"``). The call is
 built as text around the scorer expression's own source, which it keeps byte
 for byte (the target's formatter lays the call out afterwards). A call already
-routed is one of the router by a local name (`is_router_call`).
+routed calls the router by its own name, or by any name or module path the
+module's imports bind to it (`is_router_call`).
 """
 
 import ast
 import math
-from collections.abc import Iterable
 from typing import Any
 
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.entries.schema import Resolved, VerdictExpression, output_locator
 from empty_migrate.runtime.policy import POLICY, Category, Route
+from empty_migrate.source.syntax import Imports
 
 ROUTER_MODULE = "inspect_evals.utils.empty_response"
 ROUTER_FUNCTION = "route_empty_responses"
+ROUTER = f"{ROUTER_MODULE}.{ROUTER_FUNCTION}"
 SCORE_CONSTANTS = {"C": "CORRECT", "I": "INCORRECT", "N": "NOANSWER", "P": "PARTIAL"}
 
 
@@ -46,13 +48,16 @@ def router_call(imports: NeededImports, scorer: str, settings: Resolved) -> str:
     return f"{ROUTER_FUNCTION}({', '.join(args)})"
 
 
-def is_router_call(node: ast.AST, names: Iterable[str] = (ROUTER_FUNCTION,)) -> bool:
-    """Whether an ``ast`` node calls the router by one of its local `names`."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in names
-    )
+def is_router_call(node: ast.AST, imports: Imports) -> bool:
+    """Whether an ``ast`` node calls the router.
+
+    By its own name (``route_empty_responses``, however bound), or by any name
+    or module path `imports` binds to it (``route``, ``er.route_empty_responses``).
+    """
+    if not isinstance(node, ast.Call):
+        return False
+    own = isinstance(node.func, ast.Name) and node.func.id == ROUTER_FUNCTION
+    return own or imports.calls(node, ROUTER)
 
 
 def value(imports: NeededImports, item: Any) -> str:

@@ -59,7 +59,7 @@ from empty_migrate.codemods.kit.nodes import (
     is_name,
 )
 from empty_migrate.codemods.kit.router_call import ROUTER_MODULE
-from empty_migrate.source.syntax import UNKNOWN, imported_names, module_bindings
+from empty_migrate.source.syntax import UNKNOWN, Imports, imports_of, module_bindings
 
 Check = tuple[cst.BaseExpression, str, bool]
 """A classification check: the output, the ``Outcome`` member, and ``is not``."""
@@ -97,12 +97,12 @@ class _Rewrite(ConstructCommand):
     def __init__(self, imports: NeededImports, constructs: dict[str, bool]) -> None:
         super().__init__(imports, constructs, solvers=True)
         self.unused: dict[int, set[str]] = {}  # id(frame) -> rewritten aliases
-        self.names: dict[str, str] = {}
+        self.imported: Imports  # read from the whole module by `prepare`
         self.taken: set[str] = set()
 
     def prepare(self, chunks: Chunks) -> None:
         super().prepare(chunks)
-        self.names = imported_names(chunks.tree, ROUTER_MODULE)
+        self.imported = imports_of(chunks.tree)
         self.taken = module_bindings(chunks.tree)
 
     def leave_FunctionDef(
@@ -212,8 +212,8 @@ class _Rewrite(ConstructCommand):
         )
 
     def _router_name(self, name: str) -> str:
-        if name in self.names:
-            return self.names[name]
+        if local := self.imported.local_for(f"{ROUTER_MODULE}.{name}"):
+            return local
         if name in self.taken:
             raise Skip(f"`{name}` is bound to something else here; migrate by hand")
         self.imports.add(ROUTER_MODULE, name)

@@ -40,17 +40,19 @@ from empty_migrate.codemods.kit.imports import (
 from empty_migrate.codemods.kit.router_call import router_call
 from empty_migrate.entries.schema import Resolved, ScorerEntry
 from empty_migrate.runtime.policy import POLICY, Category, Route
+from empty_migrate.source.package_index import package_of
 from empty_migrate.source.scan import PACKAGE_ROOT
+from empty_migrate.source.scan import PRESET_FUNCTION as PRESET
 from empty_migrate.source.syntax import (
     Definition,
     Function,
+    Imports,
     end_of,
-    imported_locals,
+    imports_of,
     scope_bindings,
 )
 
-PRESET_NAME = "preset_score_on_no_response"
-PRESET = f"inspect_evals.utils.scorers.{PRESET_NAME}"
+PRESET_NAME = PRESET.rpartition(".")[2]
 PARAMETERS = ("grader", "no_response_value")
 VERDICTS = {
     Route.NO_ANSWER: "no_answer_verdict",
@@ -64,22 +66,24 @@ class ReplacePreset(Codemod):
     def files(self, target: EvalTarget) -> list[str]:  # noqa: D102
         if not self.applies(target):
             return []
-        found = {f.file for f in target.scan.preset_calls} | _naming_files(target)
+        # the scan finds the calls by any name the imports bind to the preset
+        found = {f.file for f in target.scan.preset_calls}
         return sorted(target.source(relative) for relative in found)
 
     def transform(self, text: str, path: str, target: EvalTarget) -> str:  # noqa: D102
         relative = path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
         chunks = Chunks(text, target.workspace.parse(text))
-        names = _preset_names(chunks.tree)
+        imports = imports_of(chunks.tree, package_of(relative))
         rewrite = _Rewrite(target, relative, _dict_constants(chunks.tree))
         calling = chunks.find(
-            lambda s: bool(_preset_calls(s, names)), mentions=[*names[0], PRESET_NAME]
+            lambda s: bool(_preset_calls(s, imports)),
+            mentions=[*imports.locals_of(PRESET), PRESET_NAME],
         )
         if calling and not chunks.positioned:
             raise Skip(f"{relative}: lone carriage-return line ends; replace by hand")
         for index in calling:
             group = chunks.statements[index]
-            calls = [call for s in group for call in _preset_calls(s, names)]
+            calls = [call for s in group for call in _preset_calls(s, imports)]
             chunks.edit(index, rewrite.edits(chunks, index, calls))
         remove_unused_imports(chunks, rewrite.dropped)
         add_imports(chunks, rewrite.imports.items)
@@ -94,59 +98,22 @@ class _Call:
     outermost: Definition | None
 
 
-def _preset_calls(statement: ast.stmt, names: tuple[set[str], set[str]]) -> list[_Call]:
-    """The preset calls in a top-level statement, with what encloses each."""
+def _preset_calls(statement: ast.stmt, imports: Imports) -> list[_Call]:
+    """The preset calls in a top-level statement, with what encloses each.
+
+    A call of the preset by any name or module path the imports bind to it
+    counts; a same-named function from elsewhere does not.
+    """
     found = []
     stack: list[tuple[ast.AST, Definition | None]] = [(statement, None)]
     while stack:
         node, outermost = stack.pop()
         if outermost is None and isinstance(node, Definition):
             outermost = node
-        if isinstance(node, ast.Call) and _is_preset(node, names):
+        if imports.calls(node, PRESET):
             found.append(_Call(node, outermost))
         stack.extend((child, outermost) for child in ast.iter_child_nodes(node))
     return found
-
-
-def _is_preset(call: ast.Call, names: tuple[set[str], set[str]]) -> bool:
-    """A call of the preset by one of its local names, or through its module."""
-    functions, modules = names
-    func = call.func
-    if isinstance(func, ast.Name):
-        return func.id in functions
-    return (
-        isinstance(func, ast.Attribute)
-        and func.attr == PRESET_NAME
-        and isinstance(func.value, ast.Name)
-        and func.value.id in modules
-    )
-
-
-def _preset_names(tree: ast.Module) -> tuple[set[str], set[str]]:
-    """Local names bound to the preset, and to its module (``utils.scorers``).
-
-    An aliased import resolves, and a same-named function from elsewhere does not.
-    """
-    module, _, function = PRESET.rpartition(".")
-    package, _, name = module.rpartition(".")
-    return imported_locals(tree, module, function), imported_locals(tree, package, name)
-
-
-def _naming_files(target: EvalTarget) -> set[str]:
-    """The eval's files that name the preset: the scan misses calls via an alias."""
-    return {
-        path.removeprefix(f"{PACKAGE_ROOT.as_posix()}/")
-        for path in target.python_files(target.name)
-        if PRESET_NAME in _text_of(target, path)
-    }
-
-
-def _text_of(target: EvalTarget, path: str) -> str:
-    """A file's text; one that is not UTF-8 names no preset (the scan reports it)."""
-    try:
-        return target.read(path)
-    except UnicodeDecodeError:
-        return ""
 
 
 @dataclass

@@ -31,7 +31,8 @@ from empty_migrate.codemods.kit.router_call import (
 )
 from empty_migrate.codemods.retire_preset import PRESET, PRESET_FILE
 from empty_migrate.source.callers import callers
-from empty_migrate.source.syntax import Function, end_of, is_docstring
+from empty_migrate.source.package_index import package_of
+from empty_migrate.source.syntax import Function, end_of, imports_of, is_docstring
 
 DEFAULT_SUMMARY = "Wrap a scorer so empty responses get a preset score."
 SHIM = '''\
@@ -87,7 +88,8 @@ def _shim_preset(text: str) -> str:
     index = found[0]
     old = next(s for s in chunks.statements[index] if _is_preset(s))
     assert isinstance(old, ast.FunctionDef | ast.AsyncFunctionDef)
-    if any(is_router_call(node) for node in ast.walk(old)):
+    imports = imports_of(chunks.tree, package_of(PRESET_FILE))
+    if any(is_router_call(node, imports) for node in ast.walk(old)):
         return text
     grader, value = _parameters(old)
     shim = SHIM.format(

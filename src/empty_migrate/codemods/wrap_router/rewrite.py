@@ -8,8 +8,9 @@ variable the function assigns, each value assigned to it is wrapped instead, so
 a list built by a comprehension gets each of its scorers routed; a variable
 built up in place (``append``, ``+=``) is a skip. The router's arguments are the
 eval's registry values, written out explicitly. Already-routed expressions,
-including calls through an aliased import, are left alone, so the codemod is
-idempotent. Unsafe: non-answers get new score values.
+including calls through any alias of the router or of its module, are left
+alone, so the codemod is idempotent, on its own output unformatted too.
+Unsafe: non-answers get new score values.
 
 One path does it all: ``ast`` finds each ``return`` and ``scorer=`` keyword,
 the router call is written around the expression's own source, and the new
@@ -30,18 +31,15 @@ from empty_migrate.codemods.kit.expressions import (
     spliced,
 )
 from empty_migrate.codemods.kit.imports import NeededImports, add_imports
-from empty_migrate.codemods.kit.router_call import (
-    ROUTER_FUNCTION,
-    ROUTER_MODULE,
-    is_router_call,
-    router_call,
-)
+from empty_migrate.codemods.kit.router_call import is_router_call, router_call
 from empty_migrate.entries.schema import Resolved
+from empty_migrate.source.package_index import package_of
 from empty_migrate.source.syntax import (
     Function,
+    Imports,
     blocks,
     defines,
-    imported_names,
+    imports_of,
     last_name,
     outer_functions,
 )
@@ -60,10 +58,7 @@ class WrapRouter(Codemod):
         scorers = [s for s in target.routed_scorers() if s.file == relative]
         jobs = {s.name: (s.construct, target.settings(s)) for s in scorers}
         chunks = Chunks(text, target.workspace.parse(text))
-        router = imported_names(chunks.tree, ROUTER_MODULE).get(ROUTER_FUNCTION)
-        wrap = _Wrap(
-            NeededImports(), {ROUTER_FUNCTION} | ({router} if router else set())
-        )
+        wrap = _Wrap(NeededImports(), imports_of(chunks.tree, package_of(relative)))
         found, wrapped = set(), set()
         for index in chunks.find(lambda s: defines(s, set(jobs)), mentions=jobs):
             if not chunks.positioned:
@@ -183,9 +178,9 @@ def _own_nodes(function: Function) -> list[ast.AST]:
 class _Wrap:
     """Builds the router call for one scorer expression, and the imports it needs."""
 
-    def __init__(self, imports: NeededImports, router_names: set[str]) -> None:
+    def __init__(self, imports: NeededImports, imported: Imports) -> None:
         self.imports = imports
-        self.router_names = router_names
+        self.imported = imported
 
     def edit(
         self, chunks: Chunks, index: int, site: Site, settings: Resolved
@@ -224,7 +219,7 @@ class _Wrap:
 
     def wrapped(self, source: str, node: ast.expr, settings: Resolved) -> str | None:
         """The expression in a router call; None if it already calls the router."""
-        if is_router_call(node, self.router_names):
+        if is_router_call(node, self.imported):
             return None
         return router_call(self.imports, source, settings)
 

@@ -22,6 +22,7 @@ from empty_migrate.entries.schema import EvalEntry, ScorerEntry, as_data, resolv
 from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_references
 from empty_migrate.registry.loader import EVALS_DIR, Registry, unknown_name_message
 from empty_migrate.source.flow import FlowCheck
+from empty_migrate.source.metrics import METADATA, FieldRead
 from empty_migrate.source.scan import EvalScan, eval_package_names, scan_eval, scan_repo
 from empty_migrate.target.corpus import (
     CorpusError,
@@ -257,12 +258,15 @@ def _print_scan(
         "dead checks": sum(len(s.dead_checks) for s in scans.values()),
         "helper checks": sum(len(s.helpers) for s in scans.values()),
         "places not followed": sum(len(s.unfollowed) for s in scans.values()),
+        "score metadata keys metrics read": sum(
+            len(_metadata_keys(s)) for s in scans.values()
+        ),
     }
     print(f"{spec}: " + ", ".join(f"{v} {k}" for k, v in totals.items()))
     for name, scan in scans.items():
         for finding in scan.not_utf8:
             print(f"{name}: not scanned: {finding.text}")
-        for line in _flow_lines(registry, name, scan):
+        for line in [*_flow_lines(registry, name, scan), *_metric_lines(scan)]:
             print(f"{name}: {line}")
     for item in found:
         print(f"drift: {item}")
@@ -277,6 +281,37 @@ def _flow_lines(registry: Registry, name: str, scan: EvalScan) -> list[str]:
         lines.append(f"helper ({known}): {check}")
     lines += [f"found by following the output: {c}" for c in scan.missed_by_name]
     return lines + [f"not followed: {place}" for place in scan.unfollowed]
+
+
+def _metadata_keys(scan: EvalScan) -> dict[str | None, list[FieldRead]]:
+    """The score metadata keys the eval's metrics and reducers read, with each read."""
+    found: dict[str | None, list[FieldRead]] = {}
+    for reader in scan.metrics.readers.values():
+        for read in reader.reads:
+            if read.field == METADATA:
+                found.setdefault(read.key, []).append(read)
+    return {
+        key: sorted(reads, key=lambda r: (r.file, r.line, r.reader))
+        for key, reads in sorted(found.items(), key=lambda item: str(item[0]))
+    }
+
+
+def _metric_lines(scan: EvalScan) -> list[str]:
+    """Score metadata the eval's metrics read (one line a key), unattached readers."""
+    lines = []
+    for key, reads in _metadata_keys(scan).items():
+        readers = ", ".join(dict.fromkeys(read.reader for read in reads))
+        first = reads[0]
+        lines.append(
+            f"metric reads score.metadata[{key!r}]: {readers} "
+            f"({first.file}:{first.line})"
+        )
+    return lines + [
+        f"metric not attached: {reader.file}:{reader.line}: {reader.name} "
+        "(no @scorer(metrics=...) or Task(...) the scan sees lists it)"
+        for reader in scan.metrics.unattached()
+        if any(read.field == METADATA for read in reader.reads)
+    ]
 
 
 def _is_recorded(registry: Registry, name: str, check: FlowCheck) -> bool:
@@ -318,6 +353,14 @@ def _scan_json(
                 "helpers": [_helper_json(registry, name, c) for c in s.helpers],
                 "found_by_following_the_output": findings(s.missed_by_name),
                 "not_followed": findings(s.unfollowed),
+                "metric_reads": findings(
+                    read
+                    for reader in s.metrics.readers.values()
+                    for read in reader.reads
+                ),
+                "metrics_not_attached": findings(
+                    f"{r.file}:{r.line}: {r.name}" for r in s.metrics.unattached()
+                ),
             }
             for name, s in scans.items()
         },

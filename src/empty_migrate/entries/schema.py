@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 
 from annotated_types import MinLen
 
-from empty_migrate.runtime.policy import Outcome, Route
+from empty_migrate.runtime.policy import POLICY, Outcome, Route
+from empty_migrate.runtime.policy import Category as PolicyCategory
 
 if TYPE_CHECKING:  # pydantic validates entries, and loads only to do so
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -214,6 +215,7 @@ class Settings:
     no_answer_verdict: Verdict = None
     copy_metadata: bool | list[str] | None = None
     verdict_metadata: Verdict = None
+    absent_metadata: dict[str, Annotated[str, MinLen(10)]] | None = None
     output: OutputLocation | None = None
     judge: Judge | None = None
     overrides: list[Override] | None = None
@@ -342,6 +344,11 @@ class EvalEntry(Settings):
         tasks: list[str | None] = list(scorer.tasks or self.tasks)
         return tasks or [None]
 
+    def reads_model_output(self, scorer: ScorerEntry) -> bool:
+        """Whether a codemod should touch a scorer: listed for rewrite, reads text."""
+        task = self.tasks_of(scorer)[0]
+        return scorer.rewrite and resolve(self, task, scorer).output != "none"
+
     def unrouted_tasks(self) -> dict[str, str]:
         """Tasks of a migrated eval that read the model's output but no wrap covers.
 
@@ -372,10 +379,31 @@ class Resolved:
     no_answer_verdict: Verdict
     copy_metadata: bool | list[str]
     verdict_metadata: Verdict
+    absent_metadata: dict[str, str]
     output: OutputLocation
     judge: Judge
     overrides: list[Override]
     probe_metadata: dict[str, Any]
+
+    def routes(self) -> set[Route]:
+        """Every route some outcome takes, under the category and the overrides."""
+        routes = set(POLICY[PolicyCategory(self.category)].values())
+        return routes | {override.route for override in self.overrides}
+
+    def verdicts_written(self) -> dict[str, Verdict]:
+        """The verdicts the router writes, by argument name; None for its default.
+
+        ``refusal_verdict`` and ``no_answer_verdict``, each where a route gives it.
+        """
+        routes = self.routes()
+        return {
+            name: getattr(self, name)
+            for route, name in [
+                (Route.REFUSAL_VERDICT, "refusal_verdict"),
+                (Route.NO_ANSWER, "no_answer_verdict"),
+            ]
+            if route in routes
+        }
 
     def probe_samples(self) -> list[tuple[str, dict[str, Any]]]:
         """The sample metadata to score a non-answer under, each with its label.
@@ -417,6 +445,7 @@ def resolve(
     values.setdefault("no_answer_verdict", None)
     values.setdefault("copy_metadata", False)
     values.setdefault("verdict_metadata", None)
+    values.setdefault("absent_metadata", {})
     return Resolved(**values)
 
 

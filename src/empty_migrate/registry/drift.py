@@ -4,7 +4,8 @@ Two questions: does every reference in the registry resolve to a real
 definition at the recorded file (``registry validate``), and has the target
 changed since the registry was written (``registry scan``: evals missing from
 the registry, scorers that moved or vanished, new scorers and tasks, helpers
-holding an empty check on the output that the registry does not record)?
+holding an empty check on the output that the registry does not record, and
+score fields the eval's metrics read that a routed score would not carry)?
 """
 
 import ast
@@ -16,14 +17,17 @@ from pathlib import Path
 from empty_migrate import codemods
 from empty_migrate.entries.schema import (
     EvalEntry,
+    Resolved,
     ScorerEntry,
     VerdictExpression,
     prose,
     resolve,
 )
 from empty_migrate.registry.loader import Registry, close_matches, located
+from empty_migrate.runtime.policy import Route
 from empty_migrate.source.citations import Citation, cited_symbols, symbol_citations
 from empty_migrate.source.flow import FlowCheck
+from empty_migrate.source.metrics import VALUE, FieldRead, MetadataNeed
 from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan
 from empty_migrate.source.syntax import (
     Function,
@@ -43,6 +47,10 @@ _ADVICE = {
     ),
     "new task": "add it to the entry's tasks",
     "task vanished": "remove it from the entry's tasks",
+    "metric input lost": (
+        "give routed scores what the metric reads, as said: copy_metadata, "
+        "verdict_metadata or a dict verdict, or absent_metadata with a reason"
+    ),
 }
 """What to change in an eval's entry for each kind of drift a migration stops on."""
 
@@ -257,6 +265,7 @@ def eval_drift(
             detail = f"@scorer {where.text} at {where.file}:{where.line}"
             yield Drift(name, "new scorer", detail, where.file, where.line)
     yield from _uncovered(name, entry, scan, repo)
+    yield from metric_input_drift(entry, name, scan)
     for task, where in scan.tasks.items():
         if task not in entry.tasks:
             detail = f"@task {task} at {where.file}:{where.line}"
@@ -264,6 +273,116 @@ def eval_drift(
     for task in entry.tasks:
         if task not in scan.tasks:
             yield Drift(name, "task vanished", f"@task {task} is no longer defined")
+
+
+def metric_input_drift(entry: EvalEntry, name: str, scan: EvalScan) -> Iterator[Drift]:
+    """What the eval's metrics and reducers read that a routed score would lack.
+
+    For every scorer the migration routes, in each of its tasks: a key of
+    ``score.metadata`` the metrics read that neither ``copy_metadata`` nor
+    ``verdict_metadata`` gives a routed score (nor a reducer of the eval
+    writes, nor ``absent_metadata`` says it lacks on purpose), and a key of a
+    dict value they read that a dict verdict lacks. ``answer`` is always
+    carried: the router writes the output's text. One drift per scorer and key.
+    """
+    for scorer in entry.scorers:
+        if not _routed(entry, scorer):
+            continue
+        function, factory = (scorer.file, scorer.name), scorer.construct == "factory"
+        reported: set[str] = set()
+        for task in entry.tasks_of(scorer):
+            settings = resolve(entry, task, scorer)
+            if not settings.routes() & _WRITTEN:
+                continue
+            problems = [
+                *_lost_metadata(
+                    scan.metrics.metadata_needs(function, factory, [task]), settings
+                ),
+                *_lost_values(
+                    scan.metrics.reads_for(function, factory, [task]), settings
+                ),
+            ]
+            for problem in problems:
+                if problem not in reported:
+                    reported.add(problem)
+                    yield Drift(name, "metric input lost", f"{scorer.name}: {problem}")
+
+
+_WRITTEN = {Route.NO_ANSWER, Route.REFUSAL_VERDICT, Route.UNSCORED}
+"""The routes on which the router writes the score itself."""
+
+
+def _routed(entry: EvalEntry, scorer: ScorerEntry) -> bool:
+    wraps = isinstance(entry.codemods, list) and "wrap_router" in entry.codemods
+    return wraps and entry.reads_model_output(scorer)
+
+
+def _lost_metadata(needs: list[MetadataNeed], settings: Resolved) -> Iterator[str]:
+    """The score metadata keys the metrics read that routed scores would lack."""
+    if settings.copy_metadata is True:
+        return
+    carried = carried_metadata(settings) | set(settings.absent_metadata)
+    for need in needs:
+        if need.key not in carried:
+            yield f"{need.read}, which a routed score lacks: {_fix(need)}"
+
+
+def _lost_values(reads: list[FieldRead], settings: Resolved) -> Iterator[str]:
+    """The keys of a dict value the metrics read that a dict verdict lacks."""
+    for read in reads:
+        if read.field != VALUE or read.key is None:
+            continue
+        for argument, verdict in settings.verdicts_written().items():
+            if isinstance(verdict, dict) and read.key not in verdict:
+                yield (
+                    f"{read}, which the dict {argument} {verdict} lacks: add "
+                    f"{read.key!r} to it, with the value a non-answer has"
+                )
+
+
+def carried_metadata(settings: Resolved) -> set[str]:
+    """The score metadata keys every routed score carries under the settings.
+
+    The keys ``copy_metadata`` lists (``True``, all of the sample's, is not a
+    list of keys) and those ``verdict_metadata`` gives: a mapping's keys, or
+    the string keys of the dicts an expression builds.
+    """
+    copied = settings.copy_metadata
+    keys = set(copied) if isinstance(copied, list) else set()
+    extra = settings.verdict_metadata
+    if isinstance(extra, dict):
+        keys |= set(extra)
+    elif isinstance(extra, VerdictExpression):
+        tree = ast.parse(extra.expression, mode="eval")
+        keys |= {
+            key.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Dict)
+            for key in node.keys
+            if isinstance(key, ast.Constant) and isinstance(key.value, str)
+        }
+    return keys
+
+
+def _fix(need: MetadataNeed) -> str:
+    """What to add to the entry so routed scores carry a metadata key (or why not)."""
+    key = need.key
+    absent = (
+        f"or, if the metric should leave routed scores out as it leaves out the "
+        f"eval's own non-answers, list {key} under absent_metadata with the reason"
+    )
+    if need.copied_from:
+        return f"add {key} to copy_metadata ({need.copied_from}), {absent}"
+    if need.sources:
+        return (
+            f"give it in verdict_metadata with the value a non-answer has "
+            f"({need.sources[0]}), {absent}"
+        )
+    return (
+        f"add {key} to copy_metadata if the eval's scores copy it from the "
+        f"sample's metadata (the scan finds no Score(metadata=...) that sets it), "
+        f"else give it in verdict_metadata, {absent}"
+    )
 
 
 def _uncovered(

@@ -3,8 +3,9 @@
 Fast and read-only: ``ast`` only, nothing is imported or executed. Finds every
 eval package under ``src/inspect_evals/``, its ``@task`` and ``@scorer``
 definitions, built-in scorers it uses, judge calls, calls of
-``preset_score_on_no_response``, and hand-rolled or dead empty checks. The
-registry is checked against this picture to report drift.
+``preset_score_on_no_response``, hand-rolled or dead empty checks, and what
+its metrics and reducers read of a score (``metrics.py``). The registry is
+checked against this picture to report drift.
 """
 
 import ast
@@ -18,6 +19,7 @@ from typing import Any
 
 from empty_migrate.source.findings import Finding
 from empty_migrate.source.flow import FlowCheck, follow_output
+from empty_migrate.source.metrics import MetricReport, read_metrics
 from empty_migrate.source.package_index import package_of
 from empty_migrate.source.syntax import (
     Imports,
@@ -78,6 +80,8 @@ class EvalScan:
     """Files the scan could not read, each with the whole reason as its text."""
     flow_checks: list[FlowCheck] = field(default_factory=list)
     unfollowed: list[Finding] = field(default_factory=list)
+    metrics: MetricReport = field(default_factory=MetricReport)
+    """What the package's metrics and reducers read of a score (`read_metrics`)."""
 
     @property
     def helpers(self) -> list[FlowCheck]:
@@ -155,6 +159,7 @@ def _scan(workspace: Workspace, name: str) -> EvalScan:
         )
     report = follow_output(workspace, name)
     result.flow_checks, result.unfollowed = report.checks, report.unfollowed
+    result.metrics = read_metrics(workspace, name)
     return result
 
 
@@ -180,7 +185,19 @@ def _scan_code() -> str:
     )
 
 
-_SCANNERS = ("scan", "findings", "flow", "package_index", "syntax", "workspace")
+_SCANNERS = (
+    "scan",
+    "findings",
+    "flow",
+    "metadata_sources",
+    "metric_model",
+    "metric_reads",
+    "metric_uses",
+    "metrics",
+    "package_index",
+    "syntax",
+    "workspace",
+)
 """The modules whose code decides what a scan finds."""
 
 

@@ -23,9 +23,17 @@ class Skip(Exception):
 
 
 _NOT_IN_ROUTER_CALL = frozenset(
-    {"polarity", "polarity_key", "polarity_labels", "judge", "probe_metadata"}
+    {
+        "polarity",
+        "polarity_key",
+        "polarity_labels",
+        "judge",
+        "probe_metadata",
+        "absent_metadata",
+    }
 )
-"""Settings the router call does not state: polarity, judge location, test metadata."""
+"""Settings the router call does not state: polarity, judge location, test
+metadata, the metadata routed scores lack on purpose."""
 
 
 @dataclass(frozen=True)
@@ -112,8 +120,7 @@ class EvalTarget:
 
     def reads_model_output(self, scorer: ScorerEntry) -> bool:
         """Whether a codemod should touch the scorer: listed for rewrite, reads text."""
-        task = self.entry.tasks_of(scorer)[0]
-        return scorer.rewrite and resolve(self.entry, task, scorer).output != "none"
+        return self.entry.reads_model_output(scorer)
 
     def routed_scorers(self) -> list[ScorerEntry]:
         """The registered constructs the migration wraps in the router."""

@@ -15,7 +15,6 @@ from typing import Any
 
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.entries.schema import Resolved, VerdictExpression, output_locator
-from empty_migrate.runtime.policy import POLICY, Category, Route
 from empty_migrate.source.syntax import Imports
 
 ROUTER_MODULE = "inspect_evals.utils.empty_response"
@@ -28,14 +27,8 @@ def router_call(imports: NeededImports, scorer: str, settings: Resolved) -> str:
     """The source `scorer` wrapped in a router call with the settings; notes imports."""
     imports.add(ROUTER_MODULE, ROUTER_FUNCTION)
     args = [scorer, f"category={_quote(settings.category)}"]
-    routes = set(POLICY[Category(settings.category)].values())
-    routes |= {override.route for override in settings.overrides}
-    for route, name in [
-        (Route.REFUSAL_VERDICT, "refusal_verdict"),
-        (Route.NO_ANSWER, "no_answer_verdict"),
-    ]:
-        verdict = getattr(settings, name)
-        if route in routes and verdict is not None:
+    for name, verdict in settings.verdicts_written().items():
+        if verdict is not None:
             args.append(f"{name}={value(imports, verdict)}")
     if locator := _output_locator(imports, settings.output):
         args.append(f"output={locator}")

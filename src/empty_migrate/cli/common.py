@@ -1,9 +1,8 @@
 """What every command shares: notes, the registry, eval selection, progress."""
 
-import argparse
 import contextlib
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,10 +19,6 @@ from empty_migrate.registry.tasks import task_index, task_name
 
 if TYPE_CHECKING:
     from empty_migrate.pipeline.migrate import Progress
-
-    # subscripted only for the checker: argparse's class is not generic at run time
-    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
-    """The top-level parser's subcommands, where each command registers itself."""
 
 
 class UsageError(Exception):
@@ -59,32 +54,6 @@ def open_registry(directory: Path, root: Path | None) -> Registry:
             "entries, or leave --registry out for the registry this tool ships"
         )
     return registry_of(root, directory)
-
-
-def add_format_option(
-    parser: argparse.ArgumentParser,
-    formats: Sequence[str] = ("text", "json"),
-    aliases: Mapping[str, str] | None = None,
-    note: str = "",
-) -> None:
-    """``--format``: one vocabulary across the commands.
-
-    ``text`` (the default) and ``json`` everywhere, and a command's own beside
-    them (``html`` where there is a page); `aliases` maps each other name a
-    command takes (an old one, say) to its format, and ``--help`` lists them.
-    """
-    aliases = dict(aliases or {})
-    names = "|".join(formats)
-    said = [f"{old} is an old name for {new}" for old, new in aliases.items()]
-    parser.add_argument(
-        "--format",
-        type=lambda name: aliases.get(name, name),
-        choices=list(formats),
-        default=formats[0],
-        metavar=names,
-        help=f"output format, {formats[0]} by default"
-        + "".join(f"; {text}" for text in [*said, note] if text),
-    )
 
 
 def check_or_report(registry: Registry, evals: Iterable[str] | None = None) -> bool:

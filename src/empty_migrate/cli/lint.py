@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from empty_migrate.cli.common import (
     UsageError,
-    add_format_option,
     note,
     open_registry,
     report_problems,
@@ -24,47 +23,10 @@ from empty_migrate.lint.checkout import (
 )
 from empty_migrate.lint.fix import fix_plan
 from empty_migrate.lint.rules import LintReport, lint
-from empty_migrate.registry.loader import EVALS_DIR, RegistryError
+from empty_migrate.registry.loader import RegistryError
 
 if TYPE_CHECKING:
-    from empty_migrate.cli.common import Commands
     from empty_migrate.registry.loader import Registry
-
-
-def add_lint_command(commands: "Commands") -> None:
-    """Register ``lint [PATH...] [--repo ROOT] [--format] [--fix]``."""
-    parser = commands.add_parser(
-        "lint",
-        help="report scorers of a target checkout that bypass the policy "
-        "(exit 1 on findings)",
-    )
-    parser.add_argument(
-        "paths",
-        nargs="*",
-        type=Path,
-        metavar="PATH",
-        help="files or folders to lint (default: the whole checkout)",
-    )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        help="the checkout's root (default: the folder holding src/inspect_evals "
-        "above the first PATH, or the current folder)",
-    )
-    parser.add_argument(
-        "--fix",
-        action="store_true",
-        help="migrate the registered evals with findings (as --eval does, under "
-        "the repository lock), then lint again",
-    )
-    parser.add_argument(
-        "--registry",
-        type=Path,
-        default=EVALS_DIR,
-        help="folder of <eval>.yaml, for the evals with no "
-        "src/inspect_evals/<eval>/empty_response.yaml in the checkout",
-    )
-    add_format_option(parser)
 
 
 def run_lint_command(args: argparse.Namespace) -> int:

@@ -31,11 +31,10 @@ from empty_migrate.entries.schema import (
     resolve,
     validate_entry,
 )
+from empty_migrate.registry import EVALS_DIR
 from empty_migrate.runtime import policy
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.yaml_files import LOADER, compose_yaml, yaml_problem
-
-EVALS_DIR = Path(__file__).parent / "evals"
 
 Path_ = tuple[str | int, ...]
 

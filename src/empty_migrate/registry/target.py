@@ -12,7 +12,8 @@ a target never migrated; those the migration left ``manual`` or ``none``).
 from pathlib import Path
 
 from empty_migrate.entries.in_target import ENTRY_NAME
-from empty_migrate.registry.loader import EVALS_DIR, Registry
+from empty_migrate.registry import EVALS_DIR
+from empty_migrate.registry.loader import Registry
 from empty_migrate.source.scan import PACKAGE_ROOT, eval_package_names
 
 

@@ -19,10 +19,10 @@ from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.registry.loader import Registry, RegistryError
 from empty_migrate.target.corpus import (
     CorpusError,
-    enclosing_checkout,
     resolve_target,
 )
 from empty_migrate.target.files import write_files
+from empty_migrate.target.layout import enclosing_checkout
 
 if TYPE_CHECKING:  # imported when used: running an audit needs inspect_ai
     from empty_migrate.audit.matrix import Audit

@@ -7,7 +7,6 @@ imports each command's module when that command runs.
 """
 
 import argparse
-import datetime
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -17,6 +16,8 @@ from empty_migrate.cli.exit_codes import EPILOG
 from empty_migrate.registry import EVALS_DIR
 
 if TYPE_CHECKING:
+    import datetime
+
     # subscripted only for the checker: argparse's class is not generic at run time
     _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
 else:
@@ -142,13 +143,20 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
         ),
         group.add_argument(
             "--today",
-            type=datetime.date.fromisoformat,
+            type=fromisoformat,
             default=None,
             metavar="DATE",
             help="date for changelog entries (YYYY-MM-DD; default: today)",
         ),
         *add_branch_arguments(group),
     ]
+
+
+def fromisoformat(text: str) -> "datetime.date":
+    """``--today``'s date, from YYYY-MM-DD (argparse names it in an error)."""
+    import datetime  # only a run given --today reads a date
+
+    return datetime.date.fromisoformat(text)
 
 
 def migration_options_given(

@@ -21,13 +21,13 @@ from empty_migrate.entries.schema import EvalEntry, ScorerEntry, as_data, resolv
 from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_references
 from empty_migrate.registry.loader import Registry, unknown_name_message
 from empty_migrate.source.flow import FlowCheck
-from empty_migrate.source.scan import EvalScan, eval_package_names, scan_eval, scan_repo
+from empty_migrate.source.scan import EvalScan, scan_eval, scan_repo
 from empty_migrate.target.corpus import (
     CorpusError,
     Target,
-    enclosing_checkout,
     resolve_target,
 )
+from empty_migrate.target.layout import enclosing_checkout, eval_package_names
 
 _NEEDS_A_TREE = {"validate", "scan", "scaffold"}
 """The commands that read the target's code, not only its registry entries."""

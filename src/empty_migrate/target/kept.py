@@ -21,7 +21,6 @@ from types import ModuleType
 from typing import Any
 
 from empty_migrate.target.cache import cache_note, cache_path
-from empty_migrate.target.files import write_files
 
 _SUFFIX = ".kept"
 """Entries with a digest; the ``.pickle`` files of earlier versions are not read."""
@@ -63,6 +62,9 @@ def recall(kind: str, key: str) -> Any:
 
 def keep(kind: str, key: str, value: Any) -> None:
     """Keep `value` under `key`, whole or not at all."""
+    # imported here: a run that finds everything it needs never writes
+    from empty_migrate.target.files import write_files
+
     path = _path(kind, key)
     with contextlib.suppress(OSError, pickle.PicklingError):
         payload = pickle.dumps(value)

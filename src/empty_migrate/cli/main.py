@@ -7,7 +7,6 @@ pre-commit hook's call: people wait for it).
 """
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -76,6 +75,8 @@ def _print_policy(fmt: str) -> int:
     from empty_migrate.runtime.policy import POLICY, Category
 
     if fmt == "json":
+        import json
+
         table = {c: dict(POLICY[c]) for c in Category}
         print(json.dumps(table, indent=2))
         return ExitCode.OK
@@ -88,6 +89,7 @@ def _print_policy(fmt: str) -> int:
 
 def _print_outcomes(logs: list[str], fmt: str) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
+    import json
     from dataclasses import asdict
 
     from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections

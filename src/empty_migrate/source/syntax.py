@@ -45,6 +45,7 @@ says which module owns each concern and how a codemod changes code.
 """
 
 import ast
+from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import TypeGuard
 
@@ -207,10 +208,28 @@ def imported_locals(tree: ast.AST, source: str, name: str) -> set[str]:
 def _imports(tree: ast.AST, source: str) -> list[tuple[str, str]]:
     return [
         (alias.name, local_name(alias))
-        for node in ast.walk(tree)
+        for node in _statements(tree)
         if imports_from(node, source)
         for alias in node.names
     ]
+
+
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, ast.match_case)
+"""What a statement can be nested in: an expression holds none (a lambda's body
+is an expression)."""
+
+
+def _statements(tree: ast.AST) -> Iterator[ast.AST]:
+    """`tree` and every statement in it, in `ast.walk`'s order, expressions unread."""
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if isinstance(child, _HOLDS_STATEMENTS)
+        )
+        yield node
 
 
 def imported_modules(tree: ast.AST, package: str) -> set[str]:

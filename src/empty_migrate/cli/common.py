@@ -4,8 +4,8 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.registry import folder_problem

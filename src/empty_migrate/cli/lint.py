@@ -3,8 +3,8 @@
 import argparse
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.cli.common import (
     UsageError,
     note,

@@ -9,14 +9,14 @@ imports each command's module when that command runs.
 import argparse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
 
-from empty_migrate import __version__
+from empty_migrate import TYPE_CHECKING, __version__
 from empty_migrate.cli.exit_codes import EPILOG
 from empty_migrate.registry import EVALS_DIR
 
 if TYPE_CHECKING:
     import datetime
+    from typing import Any
 
     # subscripted only for the checker: argparse's class is not generic at run time
     _SubParsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -39,7 +39,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     parser.add_argument("--version", action="version", version=__version__)
     migration_options = add_migrate_arguments(parser)
     parser.register("action", "parsers", _Commands)
-    commands = cast(_Commands, parser.add_subparsers(dest="command"))
+    commands = parser.add_subparsers(dest="command")
+    assert isinstance(commands, _Commands)  # registered above
     for name, (text, declare) in COMMANDS.items():
         commands.add_command(name, text, declare)
     return parser, migration_options
@@ -389,7 +390,7 @@ class _Commands(_SubParsers):
     command does not pay for declaring the others.
     """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: "Any", **kwargs: "Any") -> None:
         super().__init__(*args, **kwargs)
         self._undeclared: dict[str, Declare] = {}
 
@@ -402,7 +403,7 @@ class _Commands(_SubParsers):
         self,
         parser: argparse.ArgumentParser,
         namespace: argparse.Namespace,
-        values: str | Sequence[Any] | None,
+        values: "str | Sequence[Any] | None",
         option_string: str | None = None,
     ) -> None:
         """Declare the command named first in `values`, then parse as argparse does."""

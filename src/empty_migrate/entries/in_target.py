@@ -9,8 +9,8 @@ eval's author adds one, and ``empty-migrate lint`` reads them
 """
 
 from functools import cache
-from typing import TYPE_CHECKING, Any
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.target.layout import PACKAGE_ROOT
 
 if TYPE_CHECKING:  # writing an entry needs them; finding one (ENTRY_NAME) does not
@@ -62,6 +62,8 @@ def render_entry(name: str, entry: "EvalEntry") -> str:
 @cache
 def _plain_dumper() -> type:
     """Safe YAML that writes a repeated value out again instead of aliasing it."""
+    from typing import Any
+
     import yaml
 
     class PlainDumper(yaml.SafeDumper):

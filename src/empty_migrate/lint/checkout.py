@@ -2,8 +2,8 @@
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.target.layout import (
     PACKAGE_MARKER,
     PACKAGE_ROOT,

@@ -25,8 +25,8 @@ import sys
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.layout import PACKAGE_ROOT, package_files
 

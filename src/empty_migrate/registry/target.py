@@ -10,8 +10,8 @@ a target never migrated; those the migration left ``manual`` or ``none``).
 """
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.entries.in_target import ENTRY_NAME
 from empty_migrate.registry import EVALS_DIR, entry_files
 from empty_migrate.target.layout import PACKAGE_ROOT, eval_package_names

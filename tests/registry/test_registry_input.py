@@ -7,10 +7,10 @@ read it are checked in ``tests/cli/test_registry_input.py``.
 
 import pytest
 
+from empty_migrate.registry import folder_problem
 from empty_migrate.registry.loader import (
     Registry,
     RegistryError,
-    folder_problem,
     load_entry,
     load_registry,
 )

@@ -63,3 +63,24 @@ def test_no_module_builds_a_cache_path_of_its_own():
         if "cache_root" in path.read_text(encoding="utf-8")
     ]
     assert users == ["target/cache.py"]
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {},
+        {"XDG_CACHE_HOME": "/var/cache/someone"},
+        {"XDG_CACHE_HOME": "relative/cache"},
+        {"XDG_CACHE_HOME": ""},
+        {"HOME": "/home/someone/"},
+        {"HOME": "/home/someone", "XDG_CACHE_HOME": "/x/"},
+    ],
+)
+def test_the_user_cache_is_platformdirs_own(monkeypatch, environ):
+    import platformdirs
+
+    monkeypatch.delenv("EMPTY_MIGRATE_CACHE", raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    expected = platformdirs.user_cache_dir("empty-migrate", appauthor=False)
+    assert cache_root() == Path(expected)

@@ -199,3 +199,15 @@ def test_a_tampered_cached_ruff_is_installed_again(tmp_path, monkeypatch, capsys
     assert version.stdout.decode().strip() == "ruff 0.15.10"
     assert not marker.exists()
     assert ruff_for(repo) == ruff and capsys.readouterr().err == ""
+
+
+def test_the_installed_ruffs_version_is_read_once_then_kept(tmp_path, monkeypatch):
+    from importlib import metadata
+
+    from empty_migrate.target.ruff import _version_of
+
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path))
+    binary = installed_ruff().command[0]
+    assert _version_of(binary) == metadata.version("ruff")  # read, then kept
+    assert len(list((tmp_path / "ruff-version").glob("*.kept"))) == 1
+    assert _version_of(binary) == metadata.version("ruff")  # from the cache

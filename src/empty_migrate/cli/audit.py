@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from empty_migrate.cli.common import (
     UsageError,
-    add_format_option,
     check_or_report,
     note,
     open_registry,
@@ -17,69 +16,16 @@ from empty_migrate.cli.common import (
     selected_evals,
 )
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.registry.loader import EVALS_DIR, Registry, RegistryError
+from empty_migrate.registry.loader import Registry, RegistryError
 from empty_migrate.target.corpus import (
     CorpusError,
-    enclosing_checkout,
     resolve_target,
 )
 from empty_migrate.target.files import write_files
+from empty_migrate.target.layout import enclosing_checkout
 
 if TYPE_CHECKING:  # imported when used: running an audit needs inspect_ai
     from empty_migrate.audit.matrix import Audit
-    from empty_migrate.cli.common import Commands
-
-
-def add_audit_command(commands: "Commands") -> None:
-    """Register ``audit`` on the top-level parser."""
-    audit = commands.add_parser(
-        "audit",
-        help="run every registered scorer on each kind of non-answer, as it stands",
-    )
-    audit.add_argument(
-        "--eval", dest="audit_evals", action="append", default=[], metavar="EVAL"
-    )
-    audit.add_argument(
-        "--all",
-        dest="audit_all",
-        action="store_true",
-        help="every eval of the registry",
-    )
-    audit.add_argument("--repo", help="PATH, or pypi:inspect-evals==VERSION")
-    audit.add_argument(
-        "--before",
-        metavar="REPO",
-        help="also audit this tree and compare it with --repo",
-    )
-    audit.add_argument(
-        "--compare",
-        nargs=2,
-        metavar=("BEFORE.json", "AFTER.json"),
-        help="compare two saved --format json audits; runs nothing",
-    )
-    add_format_option(
-        audit, ("text", "json", "html"), note="html is one self-contained page"
-    )
-    audit.add_argument(
-        "--output", type=Path, metavar="FILE", help="write here, not stdout"
-    )
-    audit.add_argument(
-        "--python",
-        help="the target environment's interpreter (else $EMPTY_MIGRATE_TARGET_ENV)",
-    )
-    audit.add_argument("--workers", type=int, default=2, help="parallel workers (2)")
-    audit.add_argument(
-        "--log",
-        nargs="+",
-        action="extend",
-        metavar="LOG",
-        help="audit the samples of Inspect logs (.eval or .json), or of every log "
-        "under a folder: one report per log, then a total; each log's task names "
-        "its eval, else --eval EVAL (an eval or one of its tasks) for all",
-    )
-    audit.add_argument(
-        "--registry", type=Path, default=EVALS_DIR, help=argparse.SUPPRESS
-    )
 
 
 def run_audit_command(args: argparse.Namespace) -> int:

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from empty_migrate.cli.common import (
-    add_format_option,
     note,
     progress_bar,
     report_problems,
@@ -23,59 +22,11 @@ from empty_migrate.target.files import WriteError
 from empty_migrate.target.lock import LockError, repository_lock
 
 if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
-    from empty_migrate.cli.common import Commands
     from empty_migrate.codemods.kit.declaration import Declaration
     from empty_migrate.delivery.campaign import Delivery, Outcome, Plan
     from empty_migrate.delivery.git import GitRepo
     from empty_migrate.registry.loader import Registry
     from empty_migrate.target.corpus import Target
-
-
-def add_branch_arguments(group: argparse._ArgumentGroup) -> list[argparse.Action]:
-    """Add the branch-per-eval options to the migration group; returns them."""
-    return [
-        group.add_argument(
-            "--branch-per-eval",
-            action="store_true",
-            help="commit the files the evals share on empty-policy/foundation and "
-            "each eval's migration on its own branch on it, empty-policy/<eval>, "
-            "each with a PR text; the work tree is not touched",
-        ),
-        group.add_argument(
-            "--base",
-            metavar="BRANCH",
-            help="branch the evals' branches start from and their PRs go into "
-            "(default: the checked-out one; needed when HEAD is detached)",
-        ),
-        group.add_argument(
-            "--pr-dir",
-            type=Path,
-            metavar="DIR",
-            help="write the PR texts here (default: .git/empty-migrate/pr)",
-        ),
-        group.add_argument(
-            "--replace-existing",
-            action="store_true",
-            help="rebuild branches this tool made that differ from this run",
-        ),
-        group.add_argument(
-            "--issue",
-            type=int,
-            metavar="N",
-            help="the issue the PRs close (default: none, with the reason)",
-        ),
-        group.add_argument(
-            "--audit",
-            action="store_true",
-            help="measure each eval's before/after for its PR text "
-            "(runs `audit` in the target environment)",
-        ),
-        group.add_argument(
-            "--audit-python",
-            metavar="PYTHON",
-            help="the target environment's interpreter for --audit",
-        ),
-    ]
 
 
 BRANCH_ONLY = (
@@ -87,33 +38,6 @@ BRANCH_ONLY = (
     "audit_python",
 )
 """Options that mean something only with --branch-per-eval."""
-
-
-def add_campaign_command(commands: "Commands") -> None:
-    """Register ``campaign status`` and ``campaign rebase`` on the top-level parser."""
-    campaign = commands.add_parser(
-        "campaign", help="the branches a --branch-per-eval run made"
-    )
-    actions = campaign.add_subparsers(dest="action", required=True)
-    show = actions.add_parser("status", help="each branch, its evals and state")
-    show.add_argument("--repo", default=".", help="the git checkout (default: .)")
-    add_format_option(show, aliases={"table": "text"})
-    move = actions.add_parser(
-        "rebase",
-        help="once empty-policy/foundation has merged, move the eval branches "
-        "onto the base",
-    )
-    move.add_argument("--repo", default=".", help="the git checkout (default: .)")
-    move.add_argument(
-        "--onto",
-        metavar="BRANCH",
-        help="the branch the foundation merged into (default: the campaign's base)",
-    )
-    move.add_argument(
-        "--wait",
-        action="store_true",
-        help="if another run is writing to the repository, wait for it",
-    )
 
 
 def branch_option_misuse(args: argparse.Namespace) -> str | None:

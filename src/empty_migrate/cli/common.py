@@ -1,29 +1,19 @@
 """What every command shares: notes, the registry, eval selection, progress."""
 
-import argparse
 import contextlib
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.in_target import scaffold_command
-from empty_migrate.registry.loader import (
-    Registry,
-    RegistryError,
-    folder_problem,
-    unknown_name_message,
-)
+from empty_migrate.registry import folder_problem
 from empty_migrate.registry.target import registry_of, unknown_evals
-from empty_migrate.registry.tasks import task_index, task_name
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the entries' loader is imported when an entry is read
     from empty_migrate.pipeline.migrate import Progress
-
-    # subscripted only for the checker: argparse's class is not generic at run time
-    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
-    """The top-level parser's subcommands, where each command registers itself."""
+    from empty_migrate.registry.loader import Registry, RegistryError
 
 
 class UsageError(Exception):
@@ -41,7 +31,7 @@ def usage_error(message: str) -> int:
     return ExitCode.USAGE
 
 
-def open_registry(directory: Path, root: Path | None) -> Registry:
+def open_registry(directory: Path, root: Path | None) -> "Registry":
     """The registry every command reads: the checkout's entries, then `directory`'s.
 
     The entries a target keeps (``src/inspect_evals/<eval>/empty_response.yaml``
@@ -61,37 +51,13 @@ def open_registry(directory: Path, root: Path | None) -> Registry:
     return registry_of(root, directory)
 
 
-def add_format_option(
-    parser: argparse.ArgumentParser,
-    formats: Sequence[str] = ("text", "json"),
-    aliases: Mapping[str, str] | None = None,
-    note: str = "",
-) -> None:
-    """``--format``: one vocabulary across the commands.
-
-    ``text`` (the default) and ``json`` everywhere, and a command's own beside
-    them (``html`` where there is a page); `aliases` maps each other name a
-    command takes (an old one, say) to its format, and ``--help`` lists them.
-    """
-    aliases = dict(aliases or {})
-    names = "|".join(formats)
-    said = [f"{old} is an old name for {new}" for old, new in aliases.items()]
-    parser.add_argument(
-        "--format",
-        type=lambda name: aliases.get(name, name),
-        choices=list(formats),
-        default=formats[0],
-        metavar=names,
-        help=f"output format, {formats[0]} by default"
-        + "".join(f"; {text}" for text in [*said, note] if text),
-    )
-
-
-def check_or_report(registry: Registry, evals: Iterable[str] | None = None) -> bool:
+def check_or_report(registry: "Registry", evals: Iterable[str] | None = None) -> bool:
     """Whether the entries of `evals` (all if None) are valid.
 
     If not, prints every problem of those entries (`report_problems`).
     """
+    from empty_migrate.registry.loader import RegistryError  # with the entries
+
     try:
         registry.check(evals)
     except RegistryError as error:
@@ -100,7 +66,7 @@ def check_or_report(registry: Registry, evals: Iterable[str] | None = None) -> b
     return True
 
 
-def report_problems(error: RegistryError) -> None:
+def report_problems(error: "RegistryError") -> None:
     """Print every problem of `error`, one ``file:line: key: problem`` line each.
 
     Their count follows when there are several.
@@ -112,7 +78,7 @@ def report_problems(error: RegistryError) -> None:
 
 
 def selected_evals(
-    registry: Registry,
+    registry: "Registry",
     names: Sequence[str] | None,
     take_all: bool,
     root: Path | None = None,
@@ -137,7 +103,7 @@ def selected_evals(
 
 
 def unknown_eval_message(
-    registry: Registry, name: str, option: str = "", root: Path | None = None
+    registry: "Registry", name: str, option: str = "", root: Path | None = None
 ) -> str:
     """Why `name` is no eval: unregistered, a task of one, else the close matches.
 
@@ -150,6 +116,10 @@ def unknown_eval_message(
             f"eval {name!r} has no registry entry: write one with "
             f"`{scaffold_command(name)}` and fill in its TODOs"
         )
+    # imported here: only a name that is no eval reads the tasks and matches
+    from empty_migrate.registry.loader import unknown_name_message
+    from empty_migrate.registry.tasks import task_index, task_name
+
     owners = task_index(registry).get(task_name(name), ())
     if not owners:
         return unknown_name_message("eval", name, registry.files)

@@ -1,14 +1,12 @@
 """``empty-migrate lint``: parse, print ``path:line:col: EMxxx``, set exit codes."""
 
 import argparse
-import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.cli.common import (
     UsageError,
-    add_format_option,
     note,
     open_registry,
     report_problems,
@@ -16,78 +14,99 @@ from empty_migrate.cli.common import (
 )
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.in_target import entry_path, scaffold_command
+from empty_migrate.lint import clean
 from empty_migrate.lint.checkout import (
     CheckoutError,
     evals_of,
     find_root,
     shared_files,
 )
-from empty_migrate.lint.fix import fix_plan
-from empty_migrate.lint.rules import LintReport, lint
-from empty_migrate.registry.loader import EVALS_DIR, RegistryError
+from empty_migrate.registry import folder_problem
+from empty_migrate.registry.target import registered_files
 
 if TYPE_CHECKING:
-    from empty_migrate.cli.common import Commands
+    from empty_migrate.lint.rules import LintReport
     from empty_migrate.registry.loader import Registry
 
 
-def add_lint_command(commands: "Commands") -> None:
-    """Register ``lint [PATH...] [--repo ROOT] [--format] [--fix]``."""
-    parser = commands.add_parser(
-        "lint",
-        help="report scorers of a target checkout that bypass the policy "
-        "(exit 1 on findings)",
-    )
-    parser.add_argument(
-        "paths",
-        nargs="*",
-        type=Path,
-        metavar="PATH",
-        help="files or folders to lint (default: the whole checkout)",
-    )
-    parser.add_argument(
-        "--repo",
-        type=Path,
-        help="the checkout's root (default: the folder holding src/inspect_evals "
-        "above the first PATH, or the current folder)",
-    )
-    parser.add_argument(
-        "--fix",
-        action="store_true",
-        help="migrate the registered evals with findings (as --eval does, under "
-        "the repository lock), then lint again",
-    )
-    parser.add_argument(
-        "--registry",
-        type=Path,
-        default=EVALS_DIR,
-        help="folder of <eval>.yaml, for the evals with no "
-        "src/inspect_evals/<eval>/empty_response.yaml in the checkout",
-    )
-    add_format_option(parser)
-
-
 def run_lint_command(args: argparse.Namespace) -> int:
-    """Lint, print the findings, and with --fix migrate what can be and lint again."""
+    """Lint, print the findings, and with --fix migrate what can be and lint again.
+
+    When every eval the paths cover was found clean before, in the state it
+    is in now (`empty_migrate.lint.clean`), that is the answer: nothing that
+    lints is loaded.
+    """
     cwd = Path.cwd()
     try:
         root = find_root(args.paths, args.repo, cwd)
+        if _known_clean(args, root, cwd):
+            _print_clean(root, args.format, cwd)
+            return ExitCode.OK
+        return _lint(args, root, cwd)
+    except (UsageError, CheckoutError) as error:
+        return usage_error(str(error))
+
+
+def _known_clean(args: argparse.Namespace, root: Path, cwd: Path) -> bool:
+    """Whether every eval the lint covers is kept as clean in its present state."""
+    if folder_problem(args.registry):
+        return False  # the lint says what is wrong with --registry
+    files = registered_files(root, args.registry)
+    shared = clean.recalled_shared(files) if args.paths else {}
+    if shared is None:
+        return False
+    evals = evals_of(root, args.paths, cwd, shared)
+    return all(
+        name in files and clean.is_clean(root, name, files[name]) for name in evals
+    )
+
+
+def _print_clean(root: Path, fmt: str, cwd: Path) -> None:
+    """Print a lint with no finding: nothing in text, the empty report in JSON."""
+    if fmt == "json":
+        from empty_migrate.lint.rules import LintReport  # only JSON prints one
+
+        _print(LintReport(root), fmt, cwd)
+
+
+def _lint(args: argparse.Namespace, root: Path, cwd: Path) -> int:
+    from empty_migrate.registry.loader import RegistryError  # with the entries
+
+    try:
         registry = open_registry(args.registry, root)
-        shared = shared_files(registry) if args.paths else {}
+        shared = _shared_files(registry) if args.paths else {}
         evals = evals_of(root, args.paths, cwd, shared)
-        report = lint(root, registry, evals, fix_plan(registry, root))
+        report = _linted(root, registry, evals)
         if args.fix and report.fixable:
             status = _fix(root, registry, report.fixable)
             if status != ExitCode.OK:
                 return status
-            report = lint(root, registry, evals, fix_plan(registry, root))
-    except (UsageError, CheckoutError) as error:
-        return usage_error(str(error))
+            report = _linted(root, registry, evals)
     except RegistryError as error:
         report_problems(error)
         return ExitCode.USAGE
     _print(report, args.format, cwd)
     return ExitCode.WORK_REMAINS if report.findings else ExitCode.OK
+
+
+def _linted(root: Path, registry: "Registry", evals: list[str]) -> "LintReport":
+    """Lint `evals`; those found clean are kept as such (`empty_migrate.lint.clean`)."""
+    # imported here: an answer kept from before needs none of them
+    from empty_migrate.lint.fix import fix_plan
+    from empty_migrate.lint.rules import lint
+
+    before = clean.snapshot(root, registry, evals)
+    report = lint(root, registry, evals, fix_plan(registry, root))
+    clean.keep_clean(root, registry, before, (f.eval for f in report.findings))
+    return report
+
+
+def _shared_files(registry: "Registry") -> dict[str, list[str]]:
+    """`shared_files`, kept for `_known_clean` under the entries it read."""
+    before = clean.entries_key(registry.files)
+    shared = shared_files(registry)
+    clean.keep_shared(registry.files, shared, before)
+    return shared
 
 
 def _fix(root: Path, registry: "Registry", evals: list[str]) -> int:
@@ -98,8 +117,10 @@ def _fix(root: Path, registry: "Registry", evals: list[str]) -> int:
     return migrate_in_place(registry, root, evals)
 
 
-def _print(report: LintReport, fmt: str, cwd: Path) -> None:
+def _print(report: "LintReport", fmt: str, cwd: Path) -> None:
     if fmt == "json":
+        import json  # only this format needs it
+
         findings = [
             {
                 "path": _shown(finding.path, report, cwd),
@@ -146,6 +167,6 @@ def _print(report: LintReport, fmt: str, cwd: Path) -> None:
         note(line)
 
 
-def _shown(path: str, report: LintReport, cwd: Path) -> str:
+def _shown(path: str, report: "LintReport", cwd: Path) -> str:
     """A finding's path as the user's tools open it: from the current folder."""
     return os.path.relpath(report.root / path, cwd)

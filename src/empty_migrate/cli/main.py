@@ -1,26 +1,21 @@
-"""The ``empty-migrate`` command line: parses, prints and sets exit codes."""
+"""The ``empty-migrate`` command line: parses, prints and sets exit codes.
+
+The parser is declared with the standard library only (`empty_migrate.cli.parser`);
+each command's module is imported when that command runs, so a command loads
+what it needs and nothing that another command needs (``lint FILE`` is the
+pre-commit hook's call: people wait for it).
+"""
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict
 
-from empty_migrate import __version__
-from empty_migrate.cli.audit import add_audit_command, run_audit_command
-from empty_migrate.cli.campaign import add_campaign_command, run_campaign_command
-from empty_migrate.cli.common import add_format_option, progress_bar
-from empty_migrate.cli.exit_codes import EPILOG, ExitCode
-from empty_migrate.cli.lint import add_lint_command, run_lint_command
-from empty_migrate.cli.migrate import (
-    add_migrate_arguments,
-    migration_options_given,
-    run_migrate,
-)
-from empty_migrate.cli.registry import add_registry_commands, run_registry
+from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.cli.parser import build_parser, migration_options_given
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
-from empty_migrate.runtime.policy import POLICY, Category
+
+__all__ = ["build_parser", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,61 +45,38 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    # each command's module is imported here, when it runs: see the docstring
     if args.command == "policy":
         return _print_policy(args.format)
     if args.command == "outcomes":
         return _print_outcomes(args.logs, args.format)
     if args.command == "registry":
+        from empty_migrate.cli.registry import run_registry
+
         return run_registry(args)
     if args.command == "audit":
+        from empty_migrate.cli.audit import run_audit_command
+
         return run_audit_command(args)
     if args.command == "campaign":
+        from empty_migrate.cli.campaign import run_campaign_command
+
         return run_campaign_command(args)
     if args.command == "lint":
+        from empty_migrate.cli.lint import run_lint_command
+
         return run_lint_command(args)
+    from empty_migrate.cli.migrate import run_migrate
+
     return run_migrate(args, parser)
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
-    """The command line's parser, and the migration options it holds."""
-    parser = argparse.ArgumentParser(
-        prog="empty-migrate",
-        description=(
-            "Migrate inspect_evals scorers to one empty-response policy.\n"
-            "With --eval or --all and neither --dry-run nor --check, the changes\n"
-            "are written into the target tree."
-        ),
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--version", action="version", version=__version__)
-    migration_options = add_migrate_arguments(parser)
-    commands = parser.add_subparsers(dest="command")
-    policy = commands.add_parser("policy", help="print the category x outcome table")
-    add_format_option(
-        policy,
-        ("text", "json", "markdown"),
-        note="text and markdown print the same Markdown table",
-    )
-    outcomes = commands.add_parser(
-        "outcomes", help="classify every sample's final output in eval logs"
-    )
-    outcomes.add_argument(
-        "logs",
-        nargs="+",
-        metavar="LOG",
-        help="an Inspect log (.eval or .json), or a folder: every log under it",
-    )
-    add_format_option(outcomes, aliases={"table": "text"})
-    add_registry_commands(commands)
-    add_audit_command(commands)
-    add_campaign_command(commands)
-    add_lint_command(commands)
-    return parser, migration_options
-
-
 def _print_policy(fmt: str) -> int:
+    from empty_migrate.runtime.policy import POLICY, Category
+
     if fmt == "json":
+        import json
+
         table = {c: dict(POLICY[c]) for c in Category}
         print(json.dumps(table, indent=2))
         return ExitCode.OK
@@ -117,7 +89,11 @@ def _print_policy(fmt: str) -> int:
 
 def _print_outcomes(logs: list[str], fmt: str) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
+    import json
+    from dataclasses import asdict
+
     from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections
+    from empty_migrate.cli.common import progress_bar
 
     try:
         with progress_bar(doing="reading logs") as progress:

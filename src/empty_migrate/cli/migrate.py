@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from empty_migrate import codemods
 from empty_migrate.cli.campaign import (
-    add_branch_arguments,
     branch_option_misuse,
     run_branch_per_eval,
 )
@@ -26,6 +25,7 @@ from empty_migrate.cli.common import (
     usage_error,
 )
 from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.cli.parser import add_migrate_arguments
 from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.pipeline.migrate import (
     KeptFile,
@@ -38,7 +38,7 @@ from empty_migrate.pipeline.migrate import (
 from empty_migrate.pipeline.plan import Plan, plan_run
 from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
-from empty_migrate.registry.loader import EVALS_DIR, Registry, RegistryError
+from empty_migrate.registry.loader import Registry, RegistryError
 from empty_migrate.target.corpus import CorpusError, Target, resolve_target
 from empty_migrate.target.files import Journal, WriteError, recover
 from empty_migrate.target.lock import LockError, repository_lock
@@ -51,104 +51,6 @@ if TYPE_CHECKING:  # imported when used: only a color terminal needs rich
 
 _STYLES = {"+": "green", "-": "red", "@": "cyan", "#": "dim", "h": "bold"}
 _HEADERS = ("diff ", "---", "+++", "new file")
-
-
-def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
-    """Add the top-level migration options; returns them."""
-    group = parser.add_argument_group(
-        "migration (without --dry-run or --check, the changes are written)"
-    )
-    mode = group.add_mutually_exclusive_group()
-    names = codemods.names()
-    # --eval, --repo and --registry have dests of their own: the registry
-    # commands have an `eval` argument and options of the same names
-    return [
-        group.add_argument(
-            "--eval",
-            dest="evals",
-            action="append",
-            metavar="EVAL",
-            help="eval to migrate (repeat)",
-        ),
-        group.add_argument("--all", action="store_true", help="migrate every eval"),
-        mode.add_argument(
-            "--dry-run", action="store_true", help="print the diff; write nothing"
-        ),
-        mode.add_argument(
-            "--check",
-            action="store_true",
-            help="write nothing; exit 1 if any eval still needs migrating",
-        ),
-        group.add_argument(
-            "--only",
-            action="append",
-            choices=names,
-            metavar="CODEMOD",
-            help="run only this codemod (repeat; see --list-codemods)",
-        ),
-        group.add_argument(
-            "--skip",
-            action="append",
-            choices=names,
-            metavar="CODEMOD",
-            help="do not run this codemod (repeat)",
-        ),
-        group.add_argument(
-            "--list-codemods", action="store_true", help="print name and description"
-        ),
-        group.add_argument(
-            "--format", dest="output_format", choices=["text", "json"], default="text"
-        ),
-        group.add_argument(
-            "--show-shared",
-            action="store_true",
-            help="with --dry-run, print the diff of the files all evals share",
-        ),
-        group.add_argument(
-            "--replace-router",
-            action="store_true",
-            help="replace the router module and the policy tests' helpers even "
-            "where their maintainers edited them (default: keep their text)",
-        ),
-        group.add_argument(
-            "--repo",
-            dest="migrate_repo",
-            metavar="REPO",
-            help="PATH, or pypi:inspect-evals==VERSION",
-        ),
-        group.add_argument(
-            "--registry",
-            dest="migrate_registry",
-            type=Path,
-            default=EVALS_DIR,
-            help=argparse.SUPPRESS,
-        ),
-        group.add_argument(
-            "--wait",
-            action="store_true",
-            help="if another run is writing to the repository, wait for it to "
-            "finish (default: exit 2 at once)",
-        ),
-        group.add_argument(
-            "--today",
-            type=datetime.date.fromisoformat,
-            default=None,
-            metavar="DATE",
-            help="date for changelog entries (YYYY-MM-DD; default: today)",
-        ),
-        *add_branch_arguments(group),
-    ]
-
-
-def migration_options_given(
-    options: list[argparse.Action], args: argparse.Namespace
-) -> list[str]:
-    """The migration options set on the command line, by their first flag."""
-    return [
-        action.option_strings[0]
-        for action in options
-        if getattr(args, action.dest, None) != action.default
-    ]
 
 
 def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -6,11 +6,10 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from empty_migrate.cli.common import (
     UsageError,
-    add_format_option,
     check_or_report,
     note,
     open_registry,
@@ -20,58 +19,16 @@ from empty_migrate.cli.common import (
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.schema import EvalEntry, ScorerEntry, as_data, resolve
 from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_references
-from empty_migrate.registry.loader import EVALS_DIR, Registry, unknown_name_message
+from empty_migrate.registry.loader import Registry, unknown_name_message
 from empty_migrate.source.flow import FlowCheck
 from empty_migrate.source.metrics import METADATA, FieldRead
-from empty_migrate.source.scan import EvalScan, eval_package_names, scan_eval, scan_repo
+from empty_migrate.source.scan import EvalScan, scan_eval, scan_repo
 from empty_migrate.target.corpus import (
     CorpusError,
     Target,
-    enclosing_checkout,
     resolve_target,
 )
-
-if TYPE_CHECKING:
-    from empty_migrate.cli.common import Commands
-
-
-def add_registry_commands(commands: "Commands") -> None:
-    """Register ``registry list|show|validate|scan`` on the top-level parser."""
-    registry = commands.add_parser(
-        "registry",
-        help="the registry of evals: the checkout's own entries "
-        "(src/inspect_evals/<eval>/empty_response.yaml), then this package's",
-    )
-    actions = registry.add_subparsers(dest="action", required=True)
-    listing = actions.add_parser("list", help="eval, category, polarity, codemods")
-    add_format_option(listing, aliases={"table": "text"})
-    show = actions.add_parser("show", help="everything known about one eval")
-    show.add_argument("eval")
-    add_format_option(show)
-    actions.add_parser(
-        "validate", help="schema, and every scorer reference resolves in the target"
-    )
-    scan = actions.add_parser(
-        "scan", help="static analysis of the target; exit 1 on drift from the registry"
-    )
-    add_format_option(scan)
-    scaffold_cmd = actions.add_parser(
-        "scaffold",
-        help="print a starting entry for an eval, from the scan (save it as "
-        "src/inspect_evals/<eval>/empty_response.yaml)",
-    )
-    scaffold_cmd.add_argument("eval")
-    for action in actions.choices.values():
-        action.add_argument(
-            "--repo",
-            help="PATH, or pypi:inspect-evals==VERSION (default: the checkout "
-            "around the current folder; outside one, list and show read this "
-            "package's registry alone, the others the pinned release)",
-        )
-        action.add_argument(
-            "--registry", type=Path, default=EVALS_DIR, help="folder of <eval>.yaml"
-        )
-
+from empty_migrate.target.layout import enclosing_checkout, eval_package_names
 
 _NEEDS_A_TREE = {"validate", "scan", "scaffold"}
 """The commands that read the target's code, not only its registry entries."""

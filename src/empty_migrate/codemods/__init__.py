@@ -47,6 +47,7 @@ __all__ = [
     "declared",
     "eval_target",
     "implementation",
+    "listed_by",
     "names",
     "readme_table",
 ]
@@ -117,6 +118,11 @@ def implementation(name: str) -> "Codemod":
     return classes[0](declared_codemod)
 
 
+def listed_by(entry: "EvalEntry") -> tuple[Declaration, ...]:
+    """The declarations of the codemods an entry lists (none for none or manual)."""
+    return declared(entry.codemods) if isinstance(entry.codemods, list) else ()
+
+
 def eval_target(
     name: str,
     entry: "EvalEntry",
@@ -135,7 +141,7 @@ def eval_target(
     from empty_migrate.codemods.kit.base import EvalTarget
     from empty_migrate.source.workspace import Workspace
 
-    listed = declared(entry.codemods) if isinstance(entry.codemods, list) else ()
+    listed = listed_by(entry)
     if workspace is None:
         workspace = Workspace(repo)
     return EvalTarget(

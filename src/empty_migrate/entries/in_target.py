@@ -8,12 +8,13 @@ eval's author adds one, and ``empty-migrate lint`` reads them
 (`empty_migrate.registry.target`).
 """
 
-from typing import Any
+from functools import cache
 
-import yaml
+from empty_migrate import TYPE_CHECKING
+from empty_migrate.target.layout import PACKAGE_ROOT
 
-from empty_migrate.entries.schema import EvalEntry, as_data
-from empty_migrate.source.scan import PACKAGE_ROOT
+if TYPE_CHECKING:  # writing an entry needs them; finding one (ENTRY_NAME) does not
+    from empty_migrate.entries.schema import EvalEntry
 
 ENTRY_NAME = "empty_response.yaml"
 """The file name of an eval's entry in the target, beside its ``eval.yaml``."""
@@ -36,26 +37,37 @@ def scaffold_command(name: str) -> str:
     return f"empty-migrate registry scaffold {name} > {entry_path(name)}"
 
 
-def render_entry(name: str, entry: EvalEntry) -> str:
+def render_entry(name: str, entry: "EvalEntry") -> str:
     """The text of eval `name`'s target entry: `HEADER`, then `entry` as YAML.
 
     Deterministic, and loading it gives `entry` back. Unset fields and empty
     lists and mappings are left out (they are the defaults); no anchors or
     aliases, which the loader refuses.
     """
+    import yaml
+
+    from empty_migrate.entries.schema import as_data
+
     data = {
         key: value
         for key, value in as_data(entry).items()
         if value != [] and value != {}
     }
     body = yaml.dump(
-        data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, width=88
+        data, Dumper=_plain_dumper(), sort_keys=False, allow_unicode=True, width=88
     )
     return HEADER.format(name=name) + body
 
 
-class _PlainDumper(yaml.SafeDumper):
+@cache
+def _plain_dumper() -> type:
     """Safe YAML that writes a repeated value out again instead of aliasing it."""
+    from typing import Any
 
-    def ignore_aliases(self, data: Any) -> bool:  # noqa: D102
-        return True
+    import yaml
+
+    class PlainDumper(yaml.SafeDumper):
+        def ignore_aliases(self, data: Any) -> bool:  # noqa: D102
+            return True
+
+    return PlainDumper

@@ -5,7 +5,7 @@ what differs from the level above it.
 
 Everything reads entries as plain dataclasses. The registry's loader validates
 a file's data into them with pydantic (`validate_entry`), which reads the
-rules written here as annotations (`Rule`, ``MinLen``) and ``__post_init__``
+rules written here as annotations (`Rule`) and ``__post_init__``
 checks; a file it has validated before is not validated again, so a run needs
 no validation library at all.
 """
@@ -16,9 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 from enum import Enum
 from functools import cache
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
-
-from annotated_types import MinLen
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar, cast
 
 from empty_migrate.runtime.policy import POLICY, Outcome, Route
 from empty_migrate.runtime.policy import Category as PolicyCategory
@@ -40,11 +38,14 @@ class Rule:
             validation (it may turn a mapping into a dataclass).
         after: A function of the validated value; it raises `ValueError`
             with the problem, or returns the value.
+        min_length: The fewest characters (a string) or items (a list) it
+            may have: pydantic's own length check, worded as pydantic words it.
     """
 
     pattern: str | None = None
     before: Callable[[Any], Any] | None = None
     after: Callable[[Any], Any] | None = None
+    min_length: int | None = None
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: "GetCoreSchemaHandler"
@@ -53,6 +54,9 @@ class Rule:
         from pydantic_core import core_schema
 
         schema = handler(source)
+        if self.min_length is not None:
+            # as pydantic applies annotated_types' MinLen: a constraint of the schema
+            schema = cast("CoreSchema", {**schema, "min_length": self.min_length})
         if self.pattern is not None:
             schema = core_schema.str_schema(pattern=self.pattern)
         if self.after is not None:
@@ -138,7 +142,7 @@ class VerdictExpression:
     __pydantic_config__: ClassVar = _STRICT
 
     expression: Annotated[str, Rule(after=_parses)]
-    meaning: Annotated[str, MinLen(10)]
+    meaning: Annotated[str, Rule(min_length=10)]
 
     def free_names(self) -> set[str]:
         """The names the expression needs from the scorer's file."""
@@ -185,7 +189,7 @@ class Override:
 
     outcome: Outcome
     route: Route
-    reason: Annotated[str, MinLen(10)]
+    reason: Annotated[str, Rule(min_length=10)]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -215,7 +219,7 @@ class Settings:
     no_answer_verdict: Verdict = None
     copy_metadata: bool | list[str] | None = None
     verdict_metadata: Verdict = None
-    absent_metadata: dict[str, Annotated[str, MinLen(10)]] | None = None
+    absent_metadata: dict[str, Annotated[str, Rule(min_length=10)]] | None = None
     output: OutputLocation | None = None
     judge: Judge | None = None
     overrides: list[Override] | None = None
@@ -272,7 +276,7 @@ class HelperEntry:
 
     name: Annotated[str, Rule(pattern=r"^\w+(\.\w+)*$")]
     file: PythonFile
-    note: Annotated[str, MinLen(10)]
+    note: Annotated[str, Rule(min_length=10)]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -281,7 +285,7 @@ class TextEdit:
 
     __pydantic_config__: ClassVar = _STRICT
 
-    old: Annotated[str, MinLen(1)]
+    old: Annotated[str, Rule(min_length=1)]
     new: str
 
 
@@ -296,8 +300,8 @@ class TestUpdate:
     __pydantic_config__: ClassVar = _STRICT
 
     test: Annotated[str, Rule(pattern=r"^tests/[\w/.-]+\.py::\w+$")]
-    why: Annotated[str, MinLen(10)]
-    edits: Annotated[list[TextEdit], MinLen(1)]
+    why: Annotated[str, Rule(min_length=10)]
+    edits: Annotated[list[TextEdit], Rule(min_length=1)]
 
     @property
     def file(self) -> str:

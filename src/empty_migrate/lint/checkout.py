@@ -3,9 +3,16 @@
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from empty_migrate.registry.loader import Registry
-from empty_migrate.source.scan import PACKAGE_ROOT, eval_package_names
-from empty_migrate.target.corpus import PACKAGE_MARKER, enclosing_checkout
+from empty_migrate import TYPE_CHECKING
+from empty_migrate.target.layout import (
+    PACKAGE_MARKER,
+    PACKAGE_ROOT,
+    enclosing_checkout,
+    eval_package_names,
+)
+
+if TYPE_CHECKING:
+    from empty_migrate.registry.loader import Registry
 
 
 class CheckoutError(Exception):
@@ -89,7 +96,7 @@ def _sharers(inner: str, shared_by: dict[str, list[str]]) -> list[str]:
     ]
 
 
-def shared_files(registry: Registry) -> dict[str, list[str]]:
+def shared_files(registry: "Registry") -> dict[str, list[str]]:
     """Each file a registry entry names outside its own package, with its evals."""
     shared: dict[str, list[str]] = {}
     for name, text in registry.texts.items():

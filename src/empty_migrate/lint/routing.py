@@ -168,13 +168,3 @@ def eval_routing(repo: Path, files: list[str]) -> EvalRouting:
     """The routing of the given files (relative to src/inspect_evals)."""
     read = {file: read_file(repo, file) for file in files}
     return EvalRouting({file: one for file, one in read.items() if one is not None})
-
-
-def package_files(repo: Path, name: str) -> list[str]:
-    """The Python files of eval package `name`, relative to src/inspect_evals."""
-    root = repo / PACKAGE_ROOT
-    return sorted(
-        path.relative_to(root).as_posix()
-        for path in (root / name).rglob("*.py")
-        if path.is_file()
-    )

@@ -37,12 +37,14 @@ import functools
 import io
 import math
 import re
+import sys
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
 from empty_migrate.source.syntax import Positioned, first_line, has_position
+from empty_migrate.target.kept import code_digest, keep, key_of, recall
 
 __all__ = ["CommentReview", "ReviewNote", "follow"]
 
@@ -156,8 +158,26 @@ def _comments(text: str) -> tuple[_Comment, ...] | None:
     """The comments of a text, in order; None if it does not tokenize.
 
     Kept for the last few texts: the text a file's review ends on is read
-    again when its notes follow the formatter.
+    again when its notes follow the formatter. Kept in the user cache too,
+    under the text, this code and the Python that tokenized it: tokenizing is
+    most of a review, and a run's texts are mostly the last run's again.
     """
+    key = key_of(sys.version, _code_of_review(), text)
+    kept = recall("comments", key)
+    if isinstance(kept, tuple):
+        return kept
+    found = _tokenized_comments(text)
+    if found is not None:
+        keep("comments", key, found)
+    return found
+
+
+@functools.cache
+def _code_of_review() -> str:
+    return code_digest([sys.modules[__name__]])
+
+
+def _tokenized_comments(text: str) -> tuple[_Comment, ...] | None:
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (SyntaxError, tokenize.TokenError, ValueError):
@@ -270,7 +290,8 @@ class CommentReview:
 
     def rewritten(self, text: str, codemod: str | None) -> None:
         """Take the next text; `codemod` made it (None: only formatted)."""
-        self._lines.follow(self._last, text, codemod)
+        if self._first:  # a new file has no comment to flag: nothing to follow
+            self._lines.follow(self._last, text, codemod)
         self._last = text
 
     def notes(self) -> tuple[ReviewNote, ...]:
@@ -316,6 +337,8 @@ class _Lines:
 
     def follow(self, old: str, new: str, codemod: str | None) -> None:
         """Map `new`'s lines back to the first text; note what `codemod` changed."""
+        if old == new:  # every line is where it was, and none changed
+            return
         a, b = _NEWLINE.split(old), _NEWLINE.split(new)
         matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
         origin: list[tuple[float, float]] = []

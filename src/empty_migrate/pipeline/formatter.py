@@ -13,7 +13,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.ruff import Ruff, ruff_for
+
+_CONFIGS = ("pyproject.toml", "ruff.toml", ".ruff.toml")
+"""The target's ruff configuration files, at its root: copied to the scratch tree."""
+
+StandIn = tuple[Path, bool]
+"""A path of the scratch tree that the target has (no content), and if a folder."""
 
 
 class FormatterError(Exception):
@@ -44,16 +51,55 @@ class Formatter:
 
         The files are written into a scratch tree beside a copy of the target's
         ruff configuration, so paths, first-party detection and per-file rules
-        are the target's own.
+        are the target's own. What ruff made of a scratch tree is kept in the
+        user cache under everything in it (the texts and their paths, the
+        stand-ins, the configuration) and the ruff: a run's batches are mostly
+        the last run's again, and a kept one needs no scratch tree and no ruff.
         """
         if not texts:
             return {}
+        configs = {
+            name: (self.repo / name).read_bytes().decode("utf-8", "surrogateescape")
+            for name in _CONFIGS
+            if (self.repo / name).is_file()
+        }
+        stand_ins = self._stand_ins(texts)
+        # with no configuration of the target's, ruff would read the user's own
+        key = self._key(texts, configs, stand_ins) if configs else None
+        kept = recall("formatted", key) if key else None
+        if isinstance(kept, dict) and list(kept) == list(texts):
+            return kept
+        formatted = self._format_in_scratch(texts, stand_ins)
+        if key:
+            keep("formatted", key, formatted)
+        return formatted
+
+    def _key(
+        self, texts: dict[str, str], configs: dict[str, str], stand_ins: list[StandIn]
+    ) -> str:
+        """The key of a scratch tree's formatting: all that is in it, and the ruff."""
+        parts = [self.ruff.version, *self.ruff.command]
+        parts += [f"config {name}\0{text}" for name, text in configs.items()]
+        parts += [
+            f"{'folder' if folder else 'file'} {path}" for path, folder in stand_ins
+        ]
+        parts += [f"text {path}\0{text}" for path, text in texts.items()]
+        return key_of(*parts)
+
+    def _format_in_scratch(
+        self, texts: dict[str, str], stand_ins: list[StandIn]
+    ) -> dict[str, str]:
         with tempfile.TemporaryDirectory(prefix="empty-migrate-") as scratch:
             root = Path(scratch)
-            for config in ("pyproject.toml", "ruff.toml", ".ruff.toml"):
+            for config in _CONFIGS:
                 if (self.repo / config).is_file():
                     shutil.copy(self.repo / config, root / config)
-            self._mirror_packages(root, texts)
+            for stand_in, folder in stand_ins:
+                if folder:
+                    (root / stand_in).mkdir(parents=True, exist_ok=True)
+                else:
+                    (root / stand_in).parent.mkdir(parents=True, exist_ok=True)
+                    (root / stand_in).touch()
             for path, text in texts.items():
                 (root / path).parent.mkdir(parents=True, exist_ok=True)
                 (root / path).write_text(text, encoding="utf-8")
@@ -61,14 +107,15 @@ class Formatter:
             self._ruff(["format", "--quiet"], root, texts)
             return {p: (root / p).read_text(encoding="utf-8") for p in texts}
 
-    def _mirror_packages(self, root: Path, texts: dict[str, str]) -> None:
+    def _stand_ins(self, texts: dict[str, str]) -> list[StandIn]:
         # isort calls an import first-party when its module's path exists under
         # a `src` root, or when it is in the formatted file's own package, so
         # the scratch tree needs those paths (not their content): empty
         # stand-ins for each imported module and for the packages' __init__.py
+        found: list[StandIn] = []
         packages = {package for path in texts for package in Path(path).parents}
         for package in packages:
-            self._mirror(root, package / "__init__.py")
+            found += self._file(package / "__init__.py")
         modules = set().union(*map(_imported_modules, texts.values()))
         packages_seen: dict[tuple[str, ...], bool] = {}
         for module in sorted(modules):
@@ -76,27 +123,24 @@ class Formatter:
             for depth in range(1, len(parts) + 1):  # a package before its modules
                 prefix = parts[:depth]
                 if prefix not in packages_seen:
-                    packages_seen[prefix] = self._mirror_prefix(root, prefix)
+                    packages_seen[prefix] = self._prefix(prefix, found)
                 if not packages_seen[prefix]:
                     break  # a module, or nothing of the target's: nothing deeper
+        return found
 
-    def _mirror_prefix(self, root: Path, prefix: tuple[str, ...]) -> bool:
-        """Mirror one prefix of an imported module; whether it is a package."""
+    def _prefix(self, prefix: tuple[str, ...], found: list[StandIn]) -> bool:
+        """The stand-ins of a prefix of an imported module; whether it is a package."""
         relative = Path("src", *prefix)
         if not (self.repo / relative).is_dir():
-            self._mirror(root, relative.with_suffix(".py"))
+            found += self._file(relative.with_suffix(".py"))
             return False
-        (root / relative).mkdir(parents=True, exist_ok=True)
-        self._mirror(root, relative / "__init__.py")
+        found.append((relative, True))
+        found += self._file(relative / "__init__.py")
         return True
 
-    def _mirror(self, root: Path, relative: Path) -> bool:
-        """Create an empty stand-in for a file that exists in the target."""
-        if not (self.repo / relative).is_file():
-            return False
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).touch()
-        return True
+    def _file(self, relative: Path) -> list[StandIn]:
+        """An empty stand-in for a file, if it exists in the target."""
+        return [(relative, False)] if (self.repo / relative).is_file() else []
 
     def _ruff(self, args: list[str], root: Path, texts: dict[str, str]) -> None:
         # --force-exclude off: a migrated file must be formatted even if excluded

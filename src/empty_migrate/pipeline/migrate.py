@@ -6,6 +6,8 @@ eval has been computed and formatted (see `empty_migrate.pipeline.write`).
 """
 
 import os
+import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -16,6 +18,7 @@ from empty_migrate.codemods import (
     declared,
     eval_target,
     implementation,
+    listed_by,
 )
 from empty_migrate.codemods import names as codemod_names
 from empty_migrate.codemods.kit.declaration import Declaration
@@ -30,6 +33,7 @@ from empty_migrate.registry.loader import Registry
 from empty_migrate.source.scan import PACKAGE_ROOT, scan_eval
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import pause_for_tests
+from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.text_files import NotUtf8
 
 Progress = Callable[[int, int, str], None]
@@ -217,6 +221,7 @@ def migrate(
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
+        _load_rewrites(registry, evals, codemods)
         context = multiprocessing.get_context("fork")
         pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker)
         try:
@@ -241,6 +246,25 @@ def migrate(
     if run.changed_files() and formatter.ruff.notice:
         run.notices.append(formatter.ruff.notice)
     return run
+
+
+def _load_rewrites(
+    registry: Registry, evals: Sequence[str], codemods: Sequence[Declaration]
+) -> None:
+    """Load every rewrite the evals can use, here, before the workers fork.
+
+    Each worker would load its own otherwise: the same modules (LibCST among
+    them) once per worker. What fails to load here is loaded, or reported, by
+    the worker that needs it, as in any run.
+    """
+    for name in evals:
+        try:
+            listed = listed_by(registry.get(name))
+            for declaration in codemods:
+                if declaration.applies(listed):
+                    implementation(declaration.name)
+        except Exception:  # the eval's worker loads it again and says why
+            continue
 
 
 def _start_worker() -> None:
@@ -477,13 +501,32 @@ def _compile_error(text: str, path: str) -> SyntaxError | None:
     """Why `text` does not byte-compile, if it does not.
 
     Kept for the last few texts: every batch of a run formats the same shared
-    files (the router module, the emitted tests' helpers).
+    files (the router module, the emitted tests' helpers). A text that
+    compiles is kept in the user cache too, under its path and the Python
+    that compiled it: a run's texts are mostly the last run's again.
     """
-    try:
+    key = key_of(sys.version, path, text)
+    if recall("compiled", key) is True:
+        return None
+    if _compiles_quietly(text, path):
+        keep("compiled", key, True)
+        return None
+    try:  # again, as any compile: its warnings shown, its error returned
         compile(text, path, "exec")
     except SyntaxError as error:
         return error
     return None
+
+
+def _compiles_quietly(text: str, path: str) -> bool:
+    """Whether `text` byte-compiles with no warning: only such a text is kept."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning is then a SyntaxError
+        try:
+            compile(text, path, "exec")
+        except SyntaxError:
+            return False
+    return True
 
 
 def _migrate_one(

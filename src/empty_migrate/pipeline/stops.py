@@ -11,7 +11,6 @@ import contextlib
 import os
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator
 from types import FrameType
@@ -118,6 +117,8 @@ def end_with_parent() -> None:
         while os.getppid() == parent:
             time.sleep(1)
         os._exit(1)
+
+    import threading  # only this fallback needs a thread; start-up does not
 
     threading.Thread(target=watch, daemon=True).start()
 

@@ -31,13 +31,12 @@ from empty_migrate.entries.schema import (
     resolve,
     validate_entry,
 )
+from empty_migrate.registry import EVALS_DIR, entry_files
 from empty_migrate.runtime import policy
 from empty_migrate.source import citations
 from empty_migrate.source.citations import line_citations, symbol_citations
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.yaml_files import LOADER, compose_yaml, yaml_problem
-
-EVALS_DIR = Path(__file__).parent / "evals"
 
 Path_ = tuple[str | int, ...]
 
@@ -67,9 +66,7 @@ class Registry:
 
     def __init__(self, directory: Path = EVALS_DIR) -> None:
         self.directory = directory
-        self.files: dict[str, Path] = {
-            path.stem: path for path in sorted(directory.glob("*.yaml"))
-        }
+        self.files: dict[str, Path] = entry_files(directory)
         """Each eval's registry file, by eval name."""
         self._entries: dict[str, EvalEntry] = {}
         self._texts: dict[str, str] = {}
@@ -150,17 +147,6 @@ def close_matches(name: str, known: Iterable[str]) -> str:
 
     close = get_close_matches(name, list(known), n=3, cutoff=0.6)
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-
-
-def folder_problem(directory: Path) -> str | None:
-    """What keeps `directory` from being a registry, if anything does."""
-    if not directory.exists():
-        return "no such folder"
-    if not directory.is_dir():
-        return "not a folder"
-    if not any(directory.glob("*.yaml")):
-        return "holds no <eval>.yaml registry entries"
-    return None
 
 
 def load_registry(directory: Path = EVALS_DIR) -> Registry:

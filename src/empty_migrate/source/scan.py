@@ -30,10 +30,12 @@ from empty_migrate.source.syntax import (
 )
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
+
+# PACKAGE_ROOT is imported from here by the scan's readers too
+from empty_migrate.target.layout import PACKAGE_ROOT as PACKAGE_ROOT
+from empty_migrate.target.layout import eval_package_names
 from empty_migrate.target.text_files import NotUtf8
 
-PACKAGE_ROOT = Path("src/inspect_evals")
-NOT_EVALS = {"utils"}
 BUILTIN_SCORERS = {
     "answer",
     "choice",
@@ -104,16 +106,6 @@ class EvalScan:
         for name, where in [*self.tasks.items(), *self.scorers.items()]:
             found.setdefault(name.rsplit("@", 1)[0], []).append(where)
         return found
-
-
-def eval_package_names(repo: Path) -> list[str]:
-    """The eval packages of a tree: the folders directly under src/inspect_evals."""
-    root = repo / PACKAGE_ROOT
-    return sorted(
-        path.name
-        for path in root.iterdir()
-        if path.is_dir() and path.name not in NOT_EVALS and path.name[0] not in "_."
-    )
 
 
 def scan_repo(repo: Path) -> dict[str, EvalScan]:

@@ -38,10 +38,33 @@ def cache_root() -> Path:
     """
     if os.environ.get("EMPTY_MIGRATE_CACHE"):
         return Path(os.environ["EMPTY_MIGRATE_CACHE"])
-    # imported here: a run that finds everything it needs never asks for it
+    xdg = _xdg_cache()
+    if xdg is not None:
+        return xdg / _NAME
+    # imported here: it costs more than a one-file lint's answer, on Linux
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("empty-migrate", appauthor=False))
+    return Path(platformdirs.user_cache_dir(_NAME, appauthor=False))
+
+
+_NAME = "empty-migrate"
+"""The cache folder's name, in the user cache."""
+
+
+def _xdg_cache() -> Path | None:
+    """The user cache on Linux, as platformdirs finds it there (XDG).
+
+    An absolute ``$XDG_CACHE_HOME``, else ``~/.cache`` under an absolute
+    ``$HOME``. None elsewhere (another system, Android, a home found some
+    other way), where platformdirs itself answers.
+    """
+    if sys.platform != "linux" or "ANDROID_DATA" in os.environ:
+        return None
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):
+        return Path(xdg)
+    home = os.environ.get("HOME", "")
+    return Path(os.path.expanduser("~/.cache")) if os.path.isabs(home) else None
 
 
 def cache_path(*names: str) -> Path:

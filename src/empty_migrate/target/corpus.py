@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from empty_migrate.target.cache import cache_path, checked_version
+from empty_migrate.target.layout import PACKAGE_MARKER, enclosing_checkout
 
 DEFAULT_SPEC = "pypi:inspect-evals==0.26.0"
-PACKAGE_MARKER = Path("src/inspect_evals/__init__.py")
 SOURCE_MARKER = Path(".git/empty-migrate-source")
 _AUTHOR = ("empty-migrate", "empty-migrate@localhost")
 _NETWORK_ERRORS = (
@@ -91,14 +91,6 @@ def resolve_target(
             "with a checkout of inspect_evals or pypi:inspect-evals==VERSION"
         )
     return Target(path, spec)
-
-
-def enclosing_checkout(cwd: Path) -> Path | None:
-    """The inspect_evals checkout holding the folder `cwd`, if there is one."""
-    for folder in [cwd, *cwd.parents]:
-        if (folder / PACKAGE_MARKER).is_file():
-            return folder
-    return None
 
 
 def _version(spec: str) -> str:

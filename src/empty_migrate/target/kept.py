@@ -18,10 +18,12 @@ import pickle
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
+from empty_migrate import TYPE_CHECKING
 from empty_migrate.target.cache import cache_note, cache_path
-from empty_migrate.target.files import write_files
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _SUFFIX = ".kept"
 """Entries with a digest; the ``.pickle`` files of earlier versions are not read."""
@@ -43,7 +45,7 @@ def key_of(*parts: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def recall(kind: str, key: str) -> Any:
+def recall(kind: str, key: str) -> "Any":
     """The value kept under `key`, or None (a damaged entry is said once)."""
     path = _path(kind, key)
     try:
@@ -61,8 +63,11 @@ def recall(kind: str, key: str) -> Any:
         return _damaged(path, f"cannot be loaded ({type(error).__name__})")
 
 
-def keep(kind: str, key: str, value: Any) -> None:
+def keep(kind: str, key: str, value: "Any") -> None:
     """Keep `value` under `key`, whole or not at all."""
+    # imported here: a run that finds everything it needs never writes
+    from empty_migrate.target.files import write_files
+
     path = _path(kind, key)
     with contextlib.suppress(OSError, pickle.PicklingError):
         payload = pickle.dumps(value)

@@ -22,7 +22,6 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
 import yaml
@@ -34,6 +33,7 @@ from empty_migrate.target.cache import (
     checked_version,
 )
 from empty_migrate.target.corpus import CorpusError, pip_command
+from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.yaml_files import read_yaml
 
 PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
@@ -104,14 +104,37 @@ def pinned_version(repo: Path) -> str | None:
 @cache
 def installed_ruff() -> Ruff:
     """The ruff installed with empty-migrate (its binary, as ``python -m ruff``)."""
-    version = metadata.version("ruff")
     try:
         from ruff.__main__ import find_ruff_bin
 
         # the binary itself: saves a Python start-up per call
-        return Ruff((os.fsdecode(find_ruff_bin()),), version)
+        binary = os.fsdecode(find_ruff_bin())
     except (ImportError, FileNotFoundError):
-        return Ruff((sys.executable, "-m", "ruff"), version)
+        return Ruff((sys.executable, "-m", "ruff"), _installed_version())
+    return Ruff((binary,), _version_of(binary))
+
+
+def _version_of(binary: str) -> str:
+    """The installed ruff's version, kept under its binary's path, size and time.
+
+    Installing another version replaces the binary; reading a distribution's
+    metadata costs more than the rest of a one-eval run's start-up.
+    """
+    info = os.stat(binary)
+    key = key_of(binary, str(info.st_size), str(info.st_mtime_ns))
+    kept = recall("ruff-version", key)
+    if isinstance(kept, str):
+        return kept
+    version = _installed_version()
+    keep("ruff-version", key, version)
+    return version
+
+
+def _installed_version() -> str:
+    """The version of the ruff distribution installed with empty-migrate."""
+    from importlib import metadata  # slow to import: see _version_of
+
+    return metadata.version("ruff")
 
 
 def _cached_ruff(version: str) -> Ruff:

@@ -12,6 +12,7 @@ source changes.
 
 import ast
 import subprocess
+import tokenize
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -38,11 +39,25 @@ def with_docstring(source: str, docstring: str) -> str:
     Raises:
         ValueError: If `source` has no module docstring.
     """
-    first = ast.parse(source).body[0]
-    if not is_docstring(first) or first.end_lineno is None:
+    lines = source.splitlines(keepends=True)
+    first = _first_statement(lines)
+    if first is None or not is_docstring(first) or first.end_lineno is None:
         raise ValueError("the module has no docstring to replace")
-    rest = source.splitlines(keepends=True)[first.end_lineno :]
+    rest = lines[first.end_lineno :]
     return docstring.rstrip("\n") + "\n" + "".join(rest)
+
+
+def _first_statement(lines: list[str]) -> ast.stmt | None:
+    """The first statement of a module, parsed alone: its first logical line.
+
+    A module's docstring is a simple statement, so it ends its logical line;
+    parsing that line, not the whole module, is what reading it costs. None
+    if the module has no statement.
+    """
+    tokens = tokenize.generate_tokens(iter(lines).__next__)
+    end = next((t.end[0] for t in tokens if t.type == tokenize.NEWLINE), len(lines))
+    body = ast.parse("".join(lines[:end])).body
+    return body[0] if body else None
 
 
 def ruff_clean(text: str) -> str:

@@ -40,7 +40,8 @@ IDENTITY = {
     "GIT_COMMITTER_EMAIL": "corpus@example.com",
 }
 FOUNDATION = "empty-policy/foundation"
-SAMPLE = ["xstest", "aime_common", "mind2web", "gpqa", "bfcl", "foundation"]
+PRESET_CALLERS = ["fortress", "frontierscience", "hle", "uccb", "xstest"]
+SAMPLE = ["scorers", "aime_common", "mind2web", "gpqa", "bfcl", "foundation"]
 """Branches checked out and tested for real: a judge safety eval, the shared
 helper's family, an eval whose own tests were updated, a QA eval, an agentic
 eval with overrides, and the foundation."""
@@ -122,8 +123,11 @@ def test_one_branch_per_eval_with_changes(campaign, migrated_tree):
         "aime2025",
         "aime2026",
     }
+    # the last callers of the preset helper are one unit, with its shim
+    assert evals_of(repo, "empty-policy/scorers") == set(PRESET_CALLERS)
     assert FOUNDATION in made
-    assert len(made) == len(migrated) - 2 + 1  # AIME's three are one; the foundation
+    # AIME's three are one branch, the preset's five one; the foundation
+    assert len(made) == len(migrated) - 2 - 4 + 1
     assert err.count(": created ") == len(made)
 
 
@@ -132,16 +136,17 @@ def test_each_eval_branch_differs_from_the_foundation_only_in_its_own_places(
 ):
     repo = campaign.repo
     migrated, _ = migrated_tree
-    assert sorted(changed(repo, FOUNDATION)) == sorted([ROUTER, SCORERS, TEST_HELPER])
+    assert sorted(changed(repo, FOUNDATION)) == sorted([ROUTER, TEST_HELPER])
     for branch in branches(repo):
         base = "main" if branch == FOUNDATION else FOUNDATION
         paths = changed(repo, branch, base)
         if branch != FOUNDATION:
             names = evals_of(repo, branch)
             rest = [p for p in paths if not belongs_to_any(p, names)]
-            helper = (
-                ["src/inspect_evals/utils/aime_common.py"] if len(names) > 1 else []
-            )
+            helper = {
+                "empty-policy/aime_common": ["src/inspect_evals/utils/aime_common.py"],
+                "empty-policy/scorers": [SCORERS],
+            }.get(branch, [])
             assert rest == helper, branch
             assert f"--base {FOUNDATION} --head {branch} " in campaign.out
         for path in paths:  # the same bytes as the in-place migration
@@ -275,7 +280,7 @@ def test_pr_text_passes_the_targets_template_check(campaign):
         len(texts) - 1
     )
     print("\n--- the PR text of empty-policy/foundation ---\n" + texts["foundation"])
-    print("\n--- the PR text of empty-policy/xstest ---\n" + texts["xstest"])
+    print("\n--- the PR text of empty-policy/scorers ---\n" + texts["scorers"])
 
 
 def test_a_second_run_changes_nothing(campaign):

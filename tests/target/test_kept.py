@@ -102,7 +102,8 @@ def test_a_damaged_generated_module_is_formatted_again(cache, capsys, how):
 
 @pytest.mark.slow
 def test_a_run_over_damaged_entries_writes_what_a_fresh_run_writes(demo, cache):
-    """Every kept entry damaged (registry entry, scans, generated modules)."""
+    """Every kept entry damaged: registry entry, scans, generated modules, the
+    formatter's batches and its version, compile checks, files' comments."""
     demo.add_eval("gamma", {"gamma.py": choice_task("gamma")}, choice_entry("gamma"))
     command = [sys.executable, "-m", "empty_migrate", "--eval", "gamma", "--dry-run"]
     command += ["--repo", str(demo.repo), "--registry", str(demo.registry)]
@@ -113,7 +114,15 @@ def test_a_run_over_damaged_entries_writes_what_a_fresh_run_writes(demo, cache):
 
     fresh, said = run()
     entries = sorted(cache.rglob("*.kept"))
-    assert {p.parent.name for p in entries} == {"registry", "scan", "generated"}
+    assert {p.parent.name for p in entries} == {
+        "registry",
+        "scan",
+        "generated",
+        "formatted",
+        "ruff-version",
+        "compiled",
+        "comments",
+    }
     for path in entries:
         damage(path, "tampered" if path.parent.name == "generated" else "truncated")
     diff, damaged_said = run()

@@ -84,3 +84,32 @@ def test_imported_modules_reads_every_import_form():
         """
     )
     assert _imported_modules(text) == {"os", "json", "a.b", "e.f"}
+
+
+def test_a_batch_is_keyed_the_same_in_every_process(tmp_path):
+    """Stand-ins come in one order whatever the hash seed: the kept batch is found."""
+    import subprocess
+    import sys
+
+    (tmp_path / "pyproject.toml").write_text("[tool.ruff]\n")
+    for package in ("a", "b", "c", "d", "e", "f"):
+        (tmp_path / f"src/inspect_evals/{package}").mkdir(parents=True)
+        (tmp_path / f"src/inspect_evals/{package}/__init__.py").write_text("")
+    code = (
+        "import sys\nfrom pathlib import Path\n"
+        "from empty_migrate.pipeline.formatter import Formatter\n"
+        "f = Formatter(Path(sys.argv[1]))\n"
+        "texts = {f'src/inspect_evals/{p}/m.py': 'x = 1\\n' for p in 'abcdef'}\n"
+        "print(f._key(texts, {'pyproject.toml': ''}, f._stand_ins(texts)))\n"
+    )
+    keys = {
+        subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in range(6)
+    }
+    assert len(keys) == 1

@@ -114,7 +114,7 @@ class Formatter:
         # stand-ins for each imported module and for the packages' __init__.py
         found: list[StandIn] = []
         packages = {package for path in texts for package in Path(path).parents}
-        for package in packages:
+        for package in sorted(packages):  # in one order: they key the kept batch
             found += self._file(package / "__init__.py")
         modules = set().union(*map(_imported_modules, texts.values()))
         packages_seen: dict[tuple[str, ...], bool] = {}

@@ -157,6 +157,7 @@ LOG_AUDIT_KEYS = {
     "metrics",
     "non_answers",
     "errors",
+    "unseen",
 }
 """The keys of one log's `audit --log --format json` object."""
 

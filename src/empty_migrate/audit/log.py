@@ -12,7 +12,7 @@ import asyncio
 import json
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, astuple, dataclass, replace
+from dataclasses import asdict, astuple, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,21 +24,24 @@ from inspect_ai.log import (
     recompute_metrics,
     resolve_sample_attachments,
 )
-from inspect_ai.model import ChatMessageTool, ModelName
+from inspect_ai.model import ChatMessageTool
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
 from inspect_ai.solver import TaskState
 
 from empty_migrate.audit.outcomes import (
+    DEFAULT_LOCATION,
     LogCoverage,
     LogProgress,
     SampleOutcome,
     classify_sample,
     first_line,
+    generate_limit,
     log_coverage,
     log_epochs,
     log_order,
     read_each,
     read_header,
+    sample_state,
     shortened,
     visit_samples,
 )
@@ -50,13 +53,12 @@ from empty_migrate.entries.schema import (
     VerdictExpression,
     resolve,
 )
-from empty_migrate.registry.loader import Registry
+from empty_migrate.registry.loader import Registry, RegistryError
 from empty_migrate.registry.tasks import eval_named, eval_of_task, task_name
 from empty_migrate.runtime.policy import Outcome, Route, route_for
 from empty_migrate.runtime.router import (
     NonAnswerError,
-    classify_outputs,
-    located_outputs,
+    replayed_sample,
     route_empty_responses,
 )
 from empty_migrate.testing.inspect_internals import registry_lookup
@@ -170,6 +172,27 @@ class LogAudit:
     errors: list[SampleOutcome]
     model: str | None = None
     epochs_reducer: list[str] | None = None
+    unseen: list["Unseen"] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Unseen:
+    """A score whose eval's output location held nothing in any scored sample.
+
+    Its non-answers cannot be read from the log: the router would leave
+    every sample to the scorer, as it did.
+    """
+
+    score: str
+    location: str
+
+    def line(self, unit: str) -> str:
+        """The line the audit says of it."""
+        return (
+            f"score {self.score}: the eval's output location ({self.location}) "
+            f"holds nothing in any {unit[:-1]} of this log, so its non-answers "
+            "cannot be read from it"
+        )
 
 
 @dataclass(frozen=True)
@@ -354,7 +377,8 @@ def audit_log(
     matches = match_scores(_score_names(log), entry, task, eval_name)
     scorers = {s.name: s for s in entry.scorers}
     settings = {m.score: resolve(entry, task, scorers[m.scorer]) for m in matches}
-    log, rows = _rerouted_log(log_path, log, settings)
+    rerouted = _rerouted_log(log_path, log, settings)
+    log, rows = rerouted.log, rerouted.rows
     after, not_recomputed = recomputed(migrated_log(log, rows))
     return LogAudit(
         log=str(log_path),
@@ -370,12 +394,45 @@ def audit_log(
         ),
         shares=[_share(log, m.score, rows) for m in matches],
         coverage=log_coverage(log),
-        errors=[
-            classify_sample(str(log_path), s) for s in log.samples or [] if _errored(s)
-        ],
+        errors=_error_rows(str(log_path), log),
         model=log.eval.model,
         epochs_reducer=log.eval.config.epochs_reducer,
+        unseen=[Unseen(name, settings[name].output) for name in rerouted.unseen],
     )
+
+
+def _error_rows(log_name: str, log: EvalLog) -> list[SampleOutcome]:
+    """The sample epochs that ended in an error, classified as `outcomes` does."""
+    rows = []
+    for sample in log.samples or []:
+        if _errored(sample):
+            found = classify_sample(log_name, log, sample)
+            assert found is not None  # the router's rule always finds the slot
+            rows.append(found)
+    return rows
+
+
+def answer_location(registry: Registry) -> Callable[[EvalLog], str]:
+    """Where each log's eval keeps the model's answer, for `outcomes`.
+
+    The registry output location `audit_log` reads for the log's first score,
+    found by the same matching; the router's own rule (``state.output``) for
+    a log of no registered, migrated eval.
+    """
+
+    def location(log: EvalLog) -> str:
+        try:
+            eval_name, _ = _found(registry, log)
+            entry = _entry(registry, eval_name)
+            task = _task_of(log, entry, eval_name, None)
+            matches = match_scores(_score_names(log), entry, task, eval_name)
+        except (AuditLogError, RegistryError):
+            return DEFAULT_LOCATION
+        scorers = {s.name: s for s in entry.scorers}
+        outputs = [resolve(entry, task, scorers[m.scorer]).output for m in matches]
+        return next(iter(outputs), DEFAULT_LOCATION)
+
+    return location
 
 
 def _named(registry: Registry, name: str) -> tuple[str, str | None]:
@@ -464,16 +521,28 @@ def _match(
     )
 
 
+@dataclass(frozen=True)
+class _Rerouted:
+    log: EvalLog
+    rows: list[Rerouted]
+    unseen: list[str]
+
+
 def _rerouted_log(
     log_path: str | Path, header: EvalLog, settings: dict[str, Resolved]
-) -> tuple[EvalLog, list[Rerouted]]:
+) -> _Rerouted:
     """The log with its samples cut to what metrics read, and the re-routed rows.
 
     The samples are streamed: each is re-routed whole (its attachments
     resolved, as its scorer saw it), then only its scores, output, error and
     limit are kept, so memory does not grow with a log's messages and events.
+    ``unseen`` names the scores whose output location held nothing in any
+    scored sample.
     """
     loop = asyncio.new_event_loop()
+    limit = generate_limit(header)
+    located: set[str] = set()
+    scored: set[str] = set()
 
     def reroute(sample: EvalSample) -> tuple[EvalSample, list[Rerouted]]:
         # a sample that errored was never scored: the migration cannot change it;
@@ -481,8 +550,13 @@ def _rerouted_log(
         if _errored(sample):
             return _scored_part(sample), []
         sample = resolve_sample_attachments(sample)
-        rerouted = _reroute_sample(str(log_path), header, sample, settings)
-        return _scored_part(sample), loop.run_until_complete(rerouted)
+        scored.update(name for name in settings if name in (sample.scores or {}))
+        with replayed_sample(sample.events or [], limit):
+            rows, found_in = loop.run_until_complete(
+                _reroute_sample(str(log_path), header, sample, settings)
+            )
+        located.update(found_in)
+        return _scored_part(sample), rows
 
     try:
         visited = visit_samples(log_path, header, reroute)
@@ -492,7 +566,8 @@ def _rerouted_log(
     visited.sort(key=lambda visit: log_order(visit[0].id, visit[0].epoch))
     samples = [sample for sample, _ in visited]
     rows = [row for _, sample_rows in visited for row in sample_rows]
-    return header.model_copy(update={"samples": samples}), rows
+    unseen = [name for name in settings if name in scored - located]
+    return _Rerouted(header.model_copy(update={"samples": samples}), rows, unseen)
 
 
 def _scored_part(sample: EvalSample) -> EvalSample:
@@ -515,38 +590,28 @@ def _errored(sample: EvalSample) -> bool:
 
 async def _reroute_sample(
     log_name: str, log: EvalLog, sample: EvalSample, settings: dict[str, Resolved]
-) -> list[Rerouted]:
-    rows = []
-    state = _task_state(log, sample)
+) -> tuple[list[Rerouted], set[str]]:
+    """The sample's re-routed rows, and the scores whose output location held one.
+
+    Run inside the sample's replayed transcript (`replayed_sample`): its
+    answer is found and classified by `classify_sample`, the code `outcomes`
+    uses, and routed by the router itself.
+    """
+    rows, located = [], set()
+    state = sample_state(log, sample)
     for name, resolved in settings.items():
         recorded = (sample.scores or {}).get(name)
-        outputs = located_outputs(locator(resolved.output)(state))
-        # the router leaves a sample with no recorded output to the scorer, and
-        # one answered in any of several outputs (classify_outputs)
-        if recorded is None or not outputs:
+        if recorded is None:
             continue
-        if classify_outputs(outputs).outcome == Outcome.ANSWERED:
+        # the router leaves a sample with nothing at the location to the
+        # scorer, and one answered in any of several outputs (classify_outputs)
+        found = classify_sample(log_name, log, sample, resolved.output)
+        if found is None:
             continue
-        found = classify_sample(log_name, sample, outputs[-1])
+        located.add(name)
         if found.outcome != Outcome.ANSWERED:
             rows.append(await _rerouted(found, name, recorded, resolved, state))
-    return rows
-
-
-def _task_state(log: EvalLog, sample: EvalSample) -> TaskState:
-    return TaskState(
-        model=ModelName(log.eval.model),
-        sample_id=sample.id,
-        epoch=sample.epoch,
-        input=sample.input,
-        messages=sample.messages,
-        target=Target(sample.target),
-        choices=sample.choices,
-        output=sample.output,
-        completed=True,
-        metadata=sample.metadata,
-        store=sample.store,
-    )
+    return rows, located
 
 
 class _VerdictNeedsCode(Exception):
@@ -781,6 +846,7 @@ def render_text(audit: LogAudit) -> str:
         f"{audit.samples} samples{epochs}",
         *([partial] if partial else []),
         *(match_line(m) for m in audit.matches),
+        *(u.line(unit) for u in audit.unseen),
         "",
         f"non-answers: {len(non_answer_samples(audit))} of "
         f"{audit.coverage.held} {unit}",
@@ -1008,6 +1074,7 @@ def audit_json(audit: LogAudit) -> dict[str, Any]:
             "metrics": [asdict(m) for m in audit.metrics],
             "non_answers": [asdict(s) for s in audit.shares],
             "errors": [_error_json(e) for e in audit.errors],
+            "unseen": [asdict(u) for u in audit.unseen],
         }
     )
     return data

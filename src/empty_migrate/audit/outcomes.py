@@ -12,16 +12,27 @@ silence; a log of a run that ended early says how much of the run it holds.
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 from zipfile import ZipFile
 
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import ModelName
+from inspect_ai.scorer import Target
+from inspect_ai.solver import TaskState
 from pydantic import ValidationError
 
-from empty_migrate.runtime.router import Outcome, classify_output
+from empty_migrate.entries.output_locations import locator
+from empty_migrate.runtime.router import (
+    Outcome,
+    classify_outputs,
+    located_outputs,
+    replayed_sample,
+)
+
+DEFAULT_LOCATION = "state.output"
+"""The registry location the router's own rule reads (`state_output`)."""
 
 
 @dataclass(frozen=True)
@@ -200,16 +211,28 @@ def read_each(
     return done
 
 
+AnswerLocation = Callable[[EvalLog], str]
+"""Where a log's eval keeps the model's answer: a registry output location."""
+
+
 def read_logs(
-    paths: Iterable[str | Path], progress: LogProgress | None = None
+    paths: Iterable[str | Path],
+    progress: LogProgress | None = None,
+    location_of: AnswerLocation | None = None,
 ) -> LogsRead[LogOutcomes]:
     """Classify every log named by files and folders (`read_each` says which).
+
+    Args:
+        paths: Logs, and folders of logs.
+        progress: Called before each log is read.
+        location_of: Where each log's eval keeps the model's answer (the
+            registry's location for a known eval); the router's rule if None.
 
     Raises:
         LogReadError: If a file named explicitly is not a readable log, or a
             folder holds no log.
     """
-    return read_each(paths, log_outcomes, progress)
+    return read_each(paths, lambda path: log_outcomes(path, location_of), progress)
 
 
 def sample_outcomes(log_path: str | Path) -> list[SampleOutcome]:
@@ -227,17 +250,30 @@ def sample_outcomes(log_path: str | Path) -> list[SampleOutcome]:
     return log_outcomes(log_path).outcomes
 
 
-def log_outcomes(log_path: str | Path) -> LogOutcomes:
+def log_outcomes(
+    log_path: str | Path, location_of: AnswerLocation | None = None
+) -> LogOutcomes:
     """Classify every sample of one eval log, and say how much of its run it holds.
+
+    A sample with nothing at its eval's location (which its scorer decides
+    alone) is classified by the router's rule, flagged ``location_empty``.
 
     Raises:
         LogReadError: If the file is missing or is not an Inspect log.
     """
     header = read_header(log_path)
-    name, model = str(log_path), header.eval.model
-    outcomes = visit_samples(
-        log_path, header, lambda s: classify_sample(name, s, model=model)
-    )
+    name = str(log_path)
+    location = location_of(header) if location_of else DEFAULT_LOCATION
+
+    def classify(sample: EvalSample) -> SampleOutcome:
+        found = classify_sample(name, header, sample, location)
+        if found is not None:
+            return found
+        found = classify_sample(name, header, sample)
+        assert found is not None  # the router's rule always finds the slot
+        return replace(found, flags=tuple(sorted({*found.flags, "location_empty"})))
+
+    outcomes = visit_samples(log_path, header, classify)
     # the order read_eval_log gives (it sorts the samples it reads whole)
     outcomes.sort(key=lambda o: log_order(o.sample_id, o.epoch))
     return LogOutcomes(str(log_path), outcomes, log_coverage(header, len(outcomes)))
@@ -443,28 +479,76 @@ def first_line(error: object) -> str:
 
 
 def classify_sample(
-    log: str, sample: EvalSample, output: ModelOutput | None = None, model: str = ""
-) -> SampleOutcome:
-    """Classify one sample's final output (``sample.output`` unless `output`).
+    log: str,
+    header: EvalLog,
+    sample: EvalSample,
+    location: str = DEFAULT_LOCATION,
+) -> SampleOutcome | None:
+    """Classify one sample's final answer, found as the router finds it.
 
-    `model` is the model the log ran (``log.eval.model``), kept on the row so
-    rows of several logs can be counted per model.
+    The sample is rebuilt as the task state its scorer saw (`sample_state`),
+    its transcript replayed (`replayed_sample`), and the answer found at
+    `location` (a registry output location; by default the router's rule,
+    `state_output`) and classified by the router's own code, so a log reads as
+    the migrated scorer reads the run.
+
+    Args:
+        log: The log's name, kept on the row.
+        header: The log's header: its model and generate config.
+        sample: The sample.
+        location: Where the eval keeps the model's output.
+
+    Returns:
+        The row, or None when nothing is recorded at `location` (the router
+        leaves such a sample to the scorer).
     """
-    output = sample.output if output is None else output
-    found = classify_output(output)
-    stop_reason = "-" if output.empty else output.stop_reason
+    with replayed_sample(sample.events or [], generate_limit(header)):
+        outputs = located_outputs(locator(location)(sample_state(header, sample)))
+        if not outputs:
+            return None
+        found = classify_outputs(outputs)
+    last = outputs[-1]
     return SampleOutcome(
         log,
         sample.id,
         sample.epoch,
         found.outcome,
         found.signal,
-        stop_reason,
+        "-" if last.empty else last.stop_reason,
         stopped_by(sample),
-        model,
+        header.eval.model,
         tuple(sorted(found.flags)),
         excerpt(found.visible_text),
     )
+
+
+def sample_state(header: EvalLog, sample: EvalSample) -> TaskState:
+    """The task state a scorer saw for a logged sample, as far as the log keeps it."""
+    return TaskState(
+        model=ModelName(header.eval.model),
+        sample_id=sample.id,
+        epoch=sample.epoch,
+        input=sample.input,
+        messages=sample.messages,
+        target=Target(sample.target),
+        choices=sample.choices,
+        output=sample.output,
+        completed=True,
+        metadata=sample.metadata,
+        store=sample.store,
+    )
+
+
+def generate_limit(header: EvalLog) -> int | None:
+    """The run's ``max_tokens``: the eval's generate config, else the model's."""
+    plan = getattr(header, "plan", None)
+    for config in (
+        getattr(plan, "config", None),
+        getattr(header.eval, "model_generate_config", None),
+    ):
+        if limit := getattr(config, "max_tokens", None):
+            return int(limit)
+    return None
 
 
 _EXCERPT_WIDTH = 80

@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.cli.parser import build_parser, migration_options_given
@@ -49,7 +50,7 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.command == "policy":
         return _print_policy(args.format)
     if args.command == "outcomes":
-        return _print_outcomes(args.logs, args.format)
+        return _print_outcomes(args.logs, args.format, args.registry)
     if args.command == "registry":
         from empty_migrate.cli.registry import run_registry
 
@@ -87,17 +88,21 @@ def _print_policy(fmt: str) -> int:
     return ExitCode.OK
 
 
-def _print_outcomes(logs: list[str], fmt: str) -> int:
+def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
     import json
     from dataclasses import asdict
 
+    from empty_migrate.audit.log import answer_location
     from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections
-    from empty_migrate.cli.common import progress_bar
+    from empty_migrate.cli.common import open_registry, progress_bar
+    from empty_migrate.target.layout import enclosing_checkout
 
+    # a known eval's answer is read where its registry entry says, as audit does
+    registry = open_registry(registry_dir, enclosing_checkout(Path.cwd()))
     try:
         with progress_bar(doing="reading logs") as progress:
-            found = read_logs(logs, progress)
+            found = read_logs(logs, progress, answer_location(registry))
     except LogReadError as error:
         print(f"empty-migrate: {error}", file=sys.stderr)
         return ExitCode.USAGE

@@ -64,6 +64,9 @@ def _outcomes_options(outcomes: argparse.ArgumentParser) -> None:
         help="an Inspect log (.eval or .json), or a folder: every log under it",
     )
     add_format_option(outcomes, aliases={"table": "text"})
+    outcomes.add_argument(
+        "--registry", type=Path, default=EVALS_DIR, help=argparse.SUPPRESS
+    )
 
 
 def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:

@@ -29,11 +29,14 @@ Example:
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from functools import wraps
 from typing import Any
 
+from inspect_ai.log import transcript
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessageAssistant,
@@ -83,11 +86,13 @@ __all__ = [
     "located_outputs",
     "metadata_output",
     "non_answer_score",
+    "replayed_sample",
     "route_empty_responses",
     "route_for",
     "route_reason",
     "state_output",
     "store_output",
+    "token_limit",
 ]
 
 
@@ -130,9 +135,13 @@ class Classification:
             ``max_tokens`` or the context window), ``"filtered_partial"`` (an
             answer a platform filter stopped), ``"think_in_text"`` (reasoning
             tags removed from the text), ``"completion_rewritten"`` (a solver
-            replaced ``completion``, and it was read instead of the message) or
+            replaced ``completion``, and it was read instead of the message),
             ``"completion_without_choices"`` (the answer is only in
-            ``completion``).
+            ``completion``), ``"from_transcript"`` (the output slot was empty:
+            the model's last turn was read from the transcript, see
+            `state_output`) or ``"max_tokens_reached"`` (no visible text, and
+            the output tokens reached the run's ``max_tokens`` whatever stop
+            reason the provider reported).
     """
 
     outcome: Outcome
@@ -155,19 +164,22 @@ _THINK_OPEN = re.compile(r"<think\b[^>]*>", re.DOTALL)
 _THINK_CLOSE = "</think>"
 
 
-def classify(output: ModelOutput) -> Outcome:
+def classify(output: ModelOutput, *, max_tokens: int | None = None) -> Outcome:
     """Classify a model's final output into one `Outcome`.
 
     Args:
         output: The model under test's output (usually ``state.output``).
+        max_tokens: The run's output token limit, if known (`classify_output`).
 
     Returns:
         The outcome class; see `classify_output` for the deciding signal.
     """
-    return classify_output(output).outcome
+    return classify_output(output, max_tokens=max_tokens).outcome
 
 
-def classify_output(output: ModelOutput) -> Classification:
+def classify_output(
+    output: ModelOutput, *, max_tokens: int | None = None
+) -> Classification:
     """Classify a model's final output, keeping the evidence.
 
     The first matching rule wins: no choices, context overflow, a refusal by
@@ -178,12 +190,24 @@ def classify_output(output: ModelOutput) -> Classification:
     there with no choices, and before a length cut or a platform filter when
     the provider reports that the model generated it.
 
+    A stop with no visible text whose output tokens reach `max_tokens` is
+    truncated whatever stop reason the provider reported (some report
+    ``stop`` for a cut at the limit).
+
     Args:
         output: The model under test's output.
+        max_tokens: The run's output token limit, if known (`token_limit`).
 
     Returns:
         The `Classification`: outcome, deciding signal, visible text, flags.
     """
+    found = _classified(output, max_tokens)
+    if _found_in_transcript(output):
+        return replace(found, flags=found.flags | {"from_transcript"})
+    return found
+
+
+def _classified(output: ModelOutput, max_tokens: int | None) -> Classification:
     if not isinstance(output, ModelOutput) or not output.choices:
         return _without_choices(output)
     choice = output.choices[0]
@@ -195,7 +219,7 @@ def classify_output(output: ModelOutput) -> Classification:
     return (
         _refusal(choice, visible, flags)
         or _filter(output, choice, visible, flags)
-        or _non_answer(choice, visible, flags)
+        or _non_answer(output, choice, visible, flags, max_tokens)
         or _answer(choice, visible, flags)
     )
 
@@ -323,18 +347,32 @@ def _generated_by_model(output: ModelOutput) -> bool:
 
 
 def _non_answer(
-    choice: ChatCompletionChoice, visible: str, flags: frozenset[str]
+    output: ModelOutput,
+    choice: ChatCompletionChoice,
+    visible: str,
+    flags: frozenset[str],
+    max_tokens: int | None,
 ) -> Classification | None:
     sentinel = _provider_sentinel(choice, visible)
     if visible and not sentinel:
         return None
     if choice.stop_reason == "max_tokens":
         return Classification(Outcome.TRUNCATED, "stop_reason:max_tokens", "", flags)
+    if _reached(output, max_tokens):
+        flags = flags | {"max_tokens_reached"}
+        return Classification(Outcome.TRUNCATED, "usage:max_tokens", "", flags)
     if choice.message.tool_calls:
         return Classification(Outcome.TOOL_CALLS_ONLY, "tool_calls", "", flags)
     if _has_reasoning(choice.message) or "think_in_text" in flags:
         return Classification(Outcome.REASONING_ONLY, "reasoning", "", flags)
     return Classification(Outcome.EMPTY, sentinel or "no_visible_text", "", flags)
+
+
+def _reached(output: ModelOutput, max_tokens: int | None) -> bool:
+    usage = output.usage
+    if not max_tokens or usage is None:
+        return False
+    return usage.output_tokens >= max_tokens
 
 
 def _provider_sentinel(choice: ChatCompletionChoice, visible: str) -> str | None:
@@ -379,8 +417,152 @@ every one of them is a non-answer (`classify_outputs`).
 
 
 def state_output(state: TaskState) -> ModelOutput | None:
-    """The default locator: ``state.output``."""
-    return getattr(state, "output", None)
+    """The default locator: the final answer of the model under test.
+
+    Found by one rule, wherever the model left it:
+
+    1. the output slot, ``state.output``, when it holds choices, or text in
+       ``completion`` a solver wrote;
+    2. otherwise the model under test's last turn in the transcript: its last
+       assistant message in ``state.messages`` or, when no messages were kept,
+       its last model call. A solver that keeps its answers elsewhere, or an
+       agent that leaves the slot empty, still answered (or gave up) there. The
+       turn's own output is read when a model call of the transcript produced
+       it (stop reason and usage kept); its classification is flagged
+       ``from_transcript``;
+    3. otherwise the empty slot: the model under test produced nothing at all
+       (``no_output``).
+    """
+    slot = getattr(state, "output", None)
+    if not isinstance(slot, ModelOutput) or _holds_answer(slot):
+        return slot
+    turn = _last_turn(state)
+    return turn if turn is not None else slot
+
+
+def _holds_answer(output: ModelOutput) -> bool:
+    return bool(output.choices) or bool(_strip_think(output.completion or "").strip())
+
+
+_FOUND_IN = "empty_found_in"
+
+
+def _found_in_transcript(output: Any) -> bool:
+    metadata = getattr(output, "metadata", None)
+    return isinstance(metadata, Mapping) and metadata.get(_FOUND_IN) == "transcript"
+
+
+def _last_turn(state: TaskState) -> ModelOutput | None:
+    messages = getattr(state, "messages", None) or []
+    turns = [m for m in messages if isinstance(m, ChatMessageAssistant)]
+    if turns:
+        return _from_transcript(_output_of(turns[-1]))
+    calls = _model_calls(state)
+    return _from_transcript(calls[-1].output.model_copy()) if calls else None
+
+
+def _from_transcript(output: ModelOutput) -> ModelOutput:
+    output.metadata = {**(output.metadata or {}), _FOUND_IN: "transcript"}
+    return output
+
+
+def _output_of(message: ChatMessageAssistant) -> ModelOutput:
+    """The output a model call of the transcript gave as `message`, or a rebuilt one."""
+    for event in reversed(_sample_events()):
+        if _is_model_call(event) and _message_id(event.output) == message.id:
+            output: ModelOutput = event.output.model_copy()
+            return output
+    return ModelOutput(
+        model=message.model or "",
+        choices=[ChatCompletionChoice(message=message, stop_reason="unknown")],
+    )
+
+
+def _model_calls(state: TaskState) -> list[Any]:
+    """The model under test's calls in the sample's transcript, before scoring."""
+    model = str(getattr(state, "model", "") or "")
+    events = _sample_events()
+    if _REPLAYED.get()[0] is None and not _opens_sample(events, state):
+        # outside a running sample, the transcript is the process's own
+        return []
+    calls = []
+    for event in events:
+        if _starts_scoring(event):
+            break
+        if _is_model_call(event) and event.output.choices and event.model == model:
+            calls.append(event)
+    return calls
+
+
+def _opens_sample(events: Sequence[Any], state: TaskState) -> bool:
+    # a sample's transcript opens (after its init span) with its sample_init
+    opening = (e for e in events[:3] if getattr(e, "event", None) == "sample_init")
+    sample = getattr(next(opening, None), "sample", None)
+    return sample is not None and sample.id == getattr(state, "sample_id", None)
+
+
+def _is_model_call(event: Any) -> bool:
+    # read by shape: ModelEvent has moved between modules across releases
+    return getattr(event, "event", None) == "model" and isinstance(
+        getattr(event, "output", None), ModelOutput
+    )
+
+
+def _starts_scoring(event: Any) -> bool:
+    kind = getattr(event, "event", None)
+    scoring = getattr(event, "type", None) in ("scorers", "scorer")
+    return kind == "score" or (kind in ("span_begin", "step") and scoring)
+
+
+def _message_id(output: ModelOutput) -> str | None:
+    return output.choices[0].message.id if output.choices else None
+
+
+def token_limit(output: ModelOutput) -> int | None:
+    """The ``max_tokens`` the run generated `output` under, if known.
+
+    Read from the model call of the sample's transcript that produced the
+    output (its generate config); in a replayed log (`replayed_sample`), else
+    from the eval's generate config. None when no call is found: the public
+    API exposes no active generate config to a scorer.
+    """
+    produced = _message_id(output) if isinstance(output, ModelOutput) else None
+    for event in reversed(_sample_events()):
+        if _is_model_call(event) and produced and _message_id(event.output) == produced:
+            limit = getattr(getattr(event, "config", None), "max_tokens", None)
+            if limit:
+                return int(limit)
+            break
+    return _REPLAYED.get()[1]
+
+
+_REPLAYED: ContextVar[tuple[Sequence[Any] | None, int | None]] = ContextVar(
+    "empty_response_replayed", default=(None, None)
+)
+
+
+@contextmanager
+def replayed_sample(
+    events: Sequence[Any], max_tokens: int | None = None
+) -> Iterator[None]:
+    """Read a logged sample's transcript as the router reads a live one.
+
+    Within it, `state_output` and `token_limit` read `events` (a logged
+    sample's events) in place of the running sample's transcript, and
+    `max_tokens` (the eval's generate config) where no model call says.
+    """
+    reset = _REPLAYED.set((events, max_tokens))
+    try:
+        yield
+    finally:
+        _REPLAYED.reset(reset)
+
+
+def _sample_events() -> Sequence[Any]:
+    replayed = _REPLAYED.get()[0]
+    if replayed is not None:
+        return replayed
+    return transcript().events
 
 
 def last_assistant_output(state: TaskState) -> ModelOutput | None:
@@ -621,7 +803,7 @@ def non_answer_score(
     Raises:
         NonAnswerError: Where the policy raises (an overflow, no output).
     """
-    found = classify_output(output)
+    found = classify_outputs([output])
     route = policy.route(found, state)
     if route in (Route.SCORE, Route.SCORE_TAGGED):
         return None
@@ -633,12 +815,13 @@ def classify_outputs(outputs: Sequence[ModelOutput]) -> Classification:
 
     The sample is an answer if any output is (its scorer can grade what was
     said); otherwise it is a non-answer of the class of its last output, the
-    model's final word.
+    model's final word. Each output is classified under the token limit it was
+    generated with (`token_limit`).
 
     Args:
         outputs: The model under test's outputs, in order; at least one.
     """
-    found = [classify_output(output) for output in outputs]
+    found = [classify_output(o, max_tokens=token_limit(o)) for o in outputs]
     answered = [c for c in found if c.outcome == Outcome.ANSWERED]
     return answered[0] if answered else found[-1]
 

@@ -30,8 +30,7 @@ def test_streamed_samples_give_the_rows_of_the_log_read_whole(path):
     )
     outcomes = log_outcomes(path)
     assert outcomes.outcomes == [
-        classify_sample(str(path), whole, s)
-        for s in whole.samples or []
+        classify_sample(str(path), whole, s) for s in whole.samples or []
     ]
     assert outcomes.coverage == log_coverage(whole)
 

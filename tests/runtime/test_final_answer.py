@@ -71,7 +71,7 @@ def agent_leaving_the_slot_empty(turns: int):
     """control-arena's shape: tool-calling turns, then the slot is emptied."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        for index in range(turns):
+        for _turn in range(turns):
             state = await generate(state, tool_calls="none")
             call = state.output.message.tool_calls
             if call:

@@ -14,9 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.log import audit_json, audit_log, reducer_key
-from empty_migrate.audit.outcomes import read_log
+from empty_migrate.audit.log import audit_json, audit_log, match_scores, reducer_key
+from empty_migrate.audit.outcomes import log_outcomes, read_log
 from empty_migrate.cli.main import main
+from empty_migrate.entries.schema import resolve
+from empty_migrate.registry.loader import Registry
+from empty_migrate.registry.tasks import task_name
+from empty_migrate.runtime.policy import Outcome
 from empty_migrate.runtime.router import classify_output
 
 pytestmark = pytest.mark.inspect_versions
@@ -155,3 +159,54 @@ def test_a_streamed_audit_equals_the_audit_of_the_log_read_again_whole(tmp_path)
     assert whole.rows and audit_json(whole)["rows"] == audit_json(streamed)["rows"]
     assert whole.shares == streamed.shares
     assert whole.errors and len(whole.errors) == len(streamed.errors)
+
+
+def _eval_of(path: Path) -> str | None:
+    return EVALS.get(path.stem)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=log_id)
+def test_outcomes_and_audit_give_every_sample_the_same_class(path):
+    """One rule, one code: the audit's non-answers are exactly outcomes' ones."""
+    eval_name = _eval_of(path)
+    if eval_name is None:
+        pytest.skip("a log of no registered eval: audit --log does not read it")
+    location = resolve_location(eval_name, read_log(path))
+    rows = log_outcomes(path, lambda header: location).outcomes
+    audit = audit_log(path, eval_name)
+    scored = {(s.id, s.epoch) for s in read_log(path).samples or [] if s.error is None}
+    expected = {
+        (r.sample_id, r.epoch): r.outcome
+        for r in rows
+        if (r.sample_id, r.epoch) in scored and r.outcome != Outcome.ANSWERED
+    }
+    audited = {
+        (r.sample.sample_id, r.sample.epoch): r.sample.outcome for r in audit.rows
+    }
+    assert audited == expected
+
+
+@pytest.mark.parametrize("path", LOGS, ids=log_id)
+def test_no_sample_with_a_turn_of_the_model_is_no_output(path):
+    log = read_log(path)
+    samples = {(s.id, s.epoch): s for s in log.samples or []}
+    for row in log_outcomes(path).outcomes:
+        if row.outcome != Outcome.NO_OUTPUT:
+            continue
+        sample = samples[(row.sample_id, row.epoch)]
+        assert not any(m.role == "assistant" for m in sample.messages)
+        assert not [
+            e
+            for e in sample.events
+            if e.event == "model" and e.output.choices and e.model == log.eval.model
+        ]
+
+
+def resolve_location(eval_name: str, log) -> str:
+    """The output location audit_log reads for the log's first score."""
+    entry = Registry().get(eval_name)
+    task = task_name(log.eval.task)
+    names = [s.name for s in log.eval.scorers or []]
+    [first, *_] = match_scores(names, entry, task, eval_name)
+    scorer = next(s for s in entry.scorers if s.name == first.scorer)
+    return resolve(entry, task, scorer).output

@@ -14,10 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.log import audit_json, audit_log, match_scores, reducer_key
+from empty_migrate.audit.log import (
+    audit_json,
+    audit_log,
+    match_scores,
+    reducer_key,
+    render_text,
+)
 from empty_migrate.audit.outcomes import log_outcomes, read_log
 from empty_migrate.cli.main import main
 from empty_migrate.entries.schema import resolve
+from empty_migrate.registry import EVALS_DIR
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.tasks import task_name
 from empty_migrate.runtime.policy import Outcome
@@ -210,3 +217,29 @@ def resolve_location(eval_name: str, log) -> str:
     [first, *_] = match_scores(names, entry, task, eval_name)
     scorer = next(s for s in entry.scorers if s.name == first.scorer)
     return resolve(entry, task, scorer).output
+
+
+def test_an_output_location_empty_in_every_sample_is_said(tmp_path, capsys):
+    """The registry names a place the log's samples never filled."""
+    registry = tmp_path / "evals"
+    registry.mkdir()
+    entry = (EVALS_DIR / "xstest.yaml").read_text()
+    assert "output: state.output\n" in entry
+    (registry / "xstest.yaml").write_text(
+        entry.replace("output: state.output\n", "output: store:answer\n")
+    )
+    log = DATA / "0.3.285" / "xstest.eval"
+
+    audit = audit_log(log, "xstest", Registry(registry))
+
+    assert audit.rows == []
+    [unseen] = audit.unseen
+    assert (unseen.score, unseen.location) == ("includes", "store:answer")
+    text = render_text(audit)
+    assert "score includes: the eval's output location (store:answer) holds " in text
+    assert audit_json(audit)["unseen"] == [
+        {"score": "includes", "location": "store:answer"}
+    ]
+    # outcomes reads the router's own rule there, and says so on every row
+    rows = log_outcomes(log, lambda header: "store:answer").outcomes
+    assert rows and all("location_empty" in r.flags for r in rows)

@@ -149,6 +149,7 @@ LOG_AUDIT_KEYS = {
     "category",
     "samples",
     "epochs",
+    "planned_epochs",
     "sample_epochs",
     "status",
     "partial",
@@ -203,9 +204,9 @@ def test_qa_eval_reroutes_non_answers_to_noanswer_unscored_and_errors(logs, caps
         12      1      no_output  no_choices                  includes  I, no_response  → raises EmptyResponseError (sample error)
 
         metrics (reported → migrated):
-        includes  accuracy  {4 / 12:.3f} → {4 / 8:.3f}            (non-answers: 7 of 12 samples, 7 counted as wrong today; 2 unscored, 2 raised)
-        includes  stderr    {stderr_of(4, 12):.3f} → {stderr_of(4, 8):.3f}
-        includes  count     12.000 → not recomputed  (metric 'count' is not registered: it is defined in the task's own file, which audit does not run)
+        includes  accuracy (mean)  {4 / 12:.3f} → {4 / 8:.3f}            (non-answers: 7 of 12 samples, 7 counted as wrong today; 2 unscored, 2 raised)
+        includes  stderr (mean)    {stderr_of(4, 12):.3f} → {stderr_of(4, 8):.3f}
+        includes  count (mean)     12.000 → not recomputed  (metric 'count' is not registered: it is defined in the task's own file, which audit does not run)
         """  # noqa: E501
     )
 
@@ -227,10 +228,13 @@ def test_safety_eval_gives_its_refusal_verdict_and_leaves_truncation_unscored(
     ]
     # safety: only the truncation is unscored and two raise: 9 scored, 4 correct
     assert (
-        f"includes  accuracy  {4 / 12:.3f} → {4 / 9:.3f}  (non-answers: 7 of 12 "
-        "samples, 7 counted as wrong today; 1 unscored, 2 raised)"
+        f"includes  accuracy (mean)  {4 / 12:.3f} → {4 / 9:.3f}  (non-answers: 7 "
+        "of 12 samples, 7 counted as wrong today; 1 unscored, 2 raised)"
     ) in out
-    assert f"includes  stderr    {stderr_of(4, 12):.3f} → {stderr_of(4, 9):.3f}" in out
+    assert (
+        f"includes  stderr (mean)    {stderr_of(4, 12):.3f} → {stderr_of(4, 9):.3f}"
+        in out
+    )
 
 
 def test_epochs_are_reduced_with_the_logs_reducer_after_rerouting(logs, capsys):
@@ -263,7 +267,7 @@ def test_a_verdict_only_the_evals_code_gives_is_named_and_not_guessed(logs, caps
     # the empty, refused and truncated samples; filters are unscored, and
     # overflow and no output raise, whatever the verdict
     assert out.count(decided + "sample's own instruction count") == 3
-    assert "includes  accuracy  0.333 → not recomputed  (a verdict needs" in out
+    assert "includes  accuracy (mean)  0.333 → not recomputed  (a verdict needs" in out
 
 
 def test_a_json_log_audits_as_its_eval_log_does(logs, tmp_path, capsys):
@@ -312,7 +316,7 @@ def test_json_shape(logs, capsys):
     assert accuracy == {
         "score": "includes",
         "metric": "accuracy",
-        "reducer": None,
+        "reducer": "mean",
         "before": pytest.approx(4 / 12),
         "after": pytest.approx(4 / 8),
         "not_recomputed": None,
@@ -332,10 +336,29 @@ def test_json_shape(logs, capsys):
 
 
 @pytest.mark.parametrize("task", ["gsm8k", "xstest", "boolq", "ifeval"])
-def test_the_eval_is_found_from_the_logs_task(logs, capsys, task):
-    code, found, err = audit(capsys, logs[task])
+def test_the_eval_is_found_from_the_task_of_a_log_of_inspect_evals(
+    logs, tmp_path, capsys, task
+):
+    packaged = relabelled(logs[task], f"inspect_evals/{task}", tmp_path / "p.eval")
+    code, found, err = audit(capsys, packaged)
     assert (code, err) == (0, "")
-    assert found == audit(capsys, logs[task], "--eval", task)[1]
+    assert found == audit(capsys, packaged, "--eval", task)[1]
+
+
+@pytest.mark.parametrize("task", ["gsm8k", "boolq"])
+def test_a_task_file_of_its_own_named_like_an_eval_is_audited_only_as_named(
+    logs, capsys, task
+):
+    # tasks.py is no inspect_evals: its gsm8k is not inspect_evals' gsm8k
+    code, out, err = audit(capsys, logs[task])
+    assert (code, out) == (2, "")
+    assert err == (
+        f"empty-migrate: {task!r} looks like inspect_evals' {task}, but the log "
+        f"records no inspect_evals; pass `--eval {task}` to audit it as one\n"
+    )
+    code, out, err = audit(capsys, logs[task], "--eval", task)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1].startswith(f"eval {task} (category qa), task {task}:")
 
 
 def relabelled(log: str, task: str, path: Path) -> str:
@@ -354,16 +377,22 @@ def test_a_task_of_an_eval_named_otherwise_finds_its_eval(
     packaged = relabelled(
         logs["gpqa-diamond"], "inspect_evals/gpqa_diamond", tmp_path / f"g{suffix}"
     )
-    for log in (logs["gpqa-diamond"], packaged):
-        code, found, err = audit(capsys, log)
-        assert (code, err) == (0, "")
-        assert found.splitlines()[1] == (
-            "eval gpqa (category qa), task gpqa_diamond: 12 samples"
-        )
-        # --eval names the eval, or the task the log is a run of
-        assert audit(capsys, log, "--eval", "gpqa")[1] == found
-        assert audit(capsys, log, "--eval", "gpqa_diamond")[1] == found
-        assert audit(capsys, log, "--eval", "inspect_evals/gpqa_diamond")[1] == found
+    code, found, err = audit(capsys, packaged)
+    assert (code, err) == (0, "")
+    assert found.splitlines()[1] == (
+        "eval gpqa (category qa), task gpqa_diamond: 12 samples"
+    )
+    # --eval names the eval, or the task the log is a run of
+    assert audit(capsys, packaged, "--eval", "gpqa")[1] == found
+    assert audit(capsys, packaged, "--eval", "gpqa_diamond")[1] == found
+    assert audit(capsys, packaged, "--eval", "inspect_evals/gpqa_diamond")[1] == found
+    # the same log run from a task file of its own is audited only as named
+    own = logs["gpqa-diamond"]
+    code, _, err = audit(capsys, own)
+    assert code == 2 and "(a task of eval gpqa), but the log records no" in err
+    for named in ("gpqa", "gpqa_diamond"):
+        code, out, _ = audit(capsys, own, "--eval", named)
+        assert (code, out.split("\n", 1)[1]) == (0, found.split("\n", 1)[1])
 
 
 def test_a_log_of_a_task_no_eval_lists_names_close_matches(logs, tmp_path, capsys):
@@ -372,7 +401,7 @@ def test_a_log_of_a_task_no_eval_lists_names_close_matches(logs, tmp_path, capsy
     assert (code, out) == (2, "")
     assert err == (
         "empty-migrate: the log is a run of unknown task 'gsm8kk'; "
-        "did you mean 'gsm8k' or 'mgsm'?\n"
+        "did you mean 'gsm8k'?\n"
     )
 
 
@@ -405,7 +434,7 @@ def cut_short(log: str, path: Path) -> str:
             "gpqa: gpqa_diamond)",
         ),
         ("math", "math", "score 'includes' in the log matches no routed scorer"),
-        ("math", None, "score 'includes' in the log matches no routed scorer"),
+        ("math", None, "'math' looks like inspect_evals' math, but the log records"),
     ],
 )
 def test_errors_are_one_line_and_exit_2(
@@ -431,7 +460,8 @@ def test_the_found_evals_registry_problems_are_each_named(logs, tmp_path, capsys
     registry.mkdir()
     text = (load_registry().files["gsm8k"]).read_text()
     (registry / "gsm8k.yaml").write_text(text.replace("category: qa", "category: q"))
-    code, out, err = audit(capsys, logs["gsm8k"], "--registry", str(registry))
+    log = relabelled(logs["gsm8k"], "inspect_evals/gsm8k", tmp_path / "p.eval")
+    code, out, err = audit(capsys, log, "--registry", str(registry))
     assert (code, out) == (2, "")
     [problem] = err.splitlines()
     assert problem.startswith(f"{registry / 'gsm8k.yaml'}:") and "category" in problem

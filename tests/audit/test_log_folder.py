@@ -1,9 +1,11 @@
 """`empty-migrate audit --log LOG…`: several logs and folders of real logs.
 
 A folder of committed logs (tests/audit/logs/data: written by several
-inspect-ai releases) with a subfolder, a log cut short, a JSON document that is
-no log and a log of a task no eval lists: one report per log, then a total.
-The folder is audited once per format (``built_once``); each test reads that.
+inspect-ai releases), each copy recording a run of inspect_evals in one of
+the ways a log may say so, with a subfolder, a log cut short, a JSON document
+that is no log, a log of a task no eval lists and a log that records no
+inspect_evals: one report per log, then a total. The folder is audited once
+per format (``built_once``); each test reads that.
 """
 
 import contextlib
@@ -22,27 +24,31 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from empty_migrate.audit.log import MetricChange, metric_changed
 from empty_migrate.audit.outcomes import LogReadError, read_each
 from empty_migrate.cli.main import main
+from tests.audit.headers import provenance, with_eval
 from tests.audit.test_log import LOG_AUDIT_KEYS
 
 pytestmark = pytest.mark.inspect_versions
 
 DATA = Path(__file__).parent / "logs" / "data"
-# (path in the folder, committed log): two runs of gpqa from releases that
-# record the default reducer differently, mmlu's several reducers, and xstest
+# (path in the folder, committed log, what records a run of inspect_evals):
+# two runs of gpqa from releases that record the default reducer differently,
+# mmlu's several reducers, and xstest
 LOGS = {
-    "a.eval": "0.3.285/gpqa_diamond.eval",
-    "sub/b.json": "0.3.79/gpqa_diamond.json",
-    "sub/c.eval": "0.3.120/mmlu_0_shot.eval",
-    "x.json": "0.3.159/xstest.json",
+    "a.eval": ("0.3.285/gpqa_diamond.eval", "task name"),
+    "sub/b.json": ("0.3.79/gpqa_diamond.json", "package"),
+    "sub/c.eval": ("0.3.120/mmlu_0_shot.eval", "task file"),
+    "x.json": ("0.3.159/xstest.json", "task name"),
 }
 AUDITED = list(LOGS)
 
 
 def build_folder(folder: Path) -> None:
     logs = folder / "logs"
-    for name, committed in LOGS.items():
-        (logs / name).parent.mkdir(parents=True, exist_ok=True)
-        (logs / name).write_bytes((DATA / committed).read_bytes())
+    for name, (committed, kind) in LOGS.items():
+        task = Path(committed).stem
+        with_eval(DATA / committed, logs / name, **provenance(kind, task))
+    # as committed: a stand-in task named xstest, run from a file of its own
+    (logs / "own.eval").write_bytes((DATA / "0.3.200" / "xstest.eval").read_bytes())
     whole = (DATA / "0.3.200" / "xstest.eval").read_bytes()
     (logs / "sub" / "cut.eval").write_bytes(whole[: len(whole) // 2])
     (logs / "sub" / "package.json").write_text('{"name": "not a log"}')
@@ -84,16 +90,21 @@ def sections(text: str) -> list[str]:
 def test_every_log_that_cannot_be_audited_is_one_line_and_exit_2(audited, fmt):
     code, _, err = result(audited, fmt)
     logs = audited / "logs"
-    skipped, cut, typo = err.splitlines()
+    skipped, cut, own, typo = err.splitlines()
     assert code == 2
     assert skipped == (
         f"empty-migrate: {logs / 'sub' / 'package.json'}: "
         "skipped, not an Inspect eval log"
     )
     assert cut.startswith(f"empty-migrate: {logs / 'sub' / 'cut.eval'} is truncated")
+    assert own == (
+        f"empty-migrate: {logs / 'own.eval'}: 'xstest' looks like inspect_evals' "
+        "xstest, but the log records no inspect_evals; pass `--eval xstest` to "
+        "audit it as one"
+    )
     assert typo == (
         f"empty-migrate: {logs / 'typo.eval'}: the log is a run of unknown task "
-        "'xstestt'; did you mean 'xstest' or 'stereoset'?"
+        "'xstestt'; did you mean 'xstest'?"
     )
 
 
@@ -181,7 +192,8 @@ def test_json_of_several_logs_holds_each_logs_audit_and_what_was_not_audited(
     assert report["total"]["logs"] == 4
     [cut] = report["unreadable"]
     assert cut.startswith(f"{logs / 'sub' / 'cut.eval'} is truncated or corrupt: ")
-    [typo] = report["not_audited"]
+    own, typo = report["not_audited"]
+    assert own.startswith(f"{logs / 'own.eval'}: 'xstest' looks like inspect_evals'")
     assert typo.startswith(f"{logs / 'typo.eval'}: the log is a run of unknown task")
     assert report["skipped"] == [
         f"{logs / 'sub' / 'package.json'}: skipped, not an Inspect eval log"
@@ -222,7 +234,7 @@ def test_eval_applies_to_every_log_and_names_those_of_other_tasks(audited, capsy
     ]
     assert err == (
         f"empty-migrate: {logs / 'a.eval'}: the log is a run of task "
-        "'gpqa_diamond', not of xstest (the tasks of xstest: xstest)\n"
+        "'inspect_evals/gpqa_diamond', not of xstest (the tasks of xstest: xstest)\n"
     )
 
 
@@ -314,7 +326,7 @@ def test_a_file_named_explicitly_must_be_a_log(tmp_path):
     ],
 )
 def test_a_metric_changed_when_its_recomputed_value_differs(before, after, changed):
-    change = MetricChange("s", "accuracy", None, before, after)
+    change = MetricChange("s", "accuracy", "mean", before, after)
     assert metric_changed(change) is changed
 
 

@@ -33,7 +33,10 @@ PAYLOAD = "<script>document.body.dataset.pwned = '{}'</script>"
 
 @pytest.fixture(scope="module")
 def audits() -> list[LogAudit]:
-    return [audit_log(DATA / log) for log in LOGS]
+    # the stand-ins record no inspect_evals: each is audited as its eval named
+    return [
+        audit_log(DATA / log, "gpqa" if "gpqa" in log else "xstest") for log in LOGS
+    ]
 
 
 def sections(dom: str) -> list[str]:
@@ -82,9 +85,10 @@ def test_the_browser_shows_each_logs_metrics_notes_and_non_answers(audits, tmp_p
     for section, audit in zip(sections(dom), audits, strict=True):
         report = audit_json(audit)
         assert f'<h2 class="path">{audit.log}</h2>' in section
-        shown = [(m[0], m[1], m[3], m[4]) for m in metric_rows(section)]
+        shown = [(m[0], m[1], m[2], m[3], m[4]) for m in metric_rows(section)]
         assert shown == [
-            (m["score"], m["metric"], f"{m['before']:.3f}", f"{m['after']:.3f}")
+            (m["score"], m["metric"], m["reducer"])
+            + (f"{m['before']:.3f}", f"{m['after']:.3f}")
             for m in report["metrics"]
         ]
         notes = re.findall(r'<p class="partial">(.*?)</p>', section)
@@ -93,6 +97,10 @@ def test_the_browser_shows_each_logs_metrics_notes_and_non_answers(audits, tmp_p
     gpqa, cancelled_079, xstest, cancelled_285 = sections(dom)
     assert "none: the log records no results; the run was cancelled" in cancelled_079
     assert "the run was cancelled: the log holds 3 of the 6" in cancelled_285
+    # each is headed by what it holds: epoch 1 of the 2 planned
+    assert " · 2 samples × 1 of 2 epochs</p>" in cancelled_079
+    assert " · 3 samples × 1 of 2 epochs</p>" in cancelled_285
+    assert " · 5 samples × 2 epochs</p>" in gpqa
     assert class_counts(xstest)[("tool_calls_only", "limit: message")] == 1
     assert len(metric_rows(gpqa)) == 2
 
@@ -115,7 +123,7 @@ def test_markup_in_a_log_shows_as_text_and_never_runs(tmp_path):
     log.eval.model = "mockllm/" + PAYLOAD.format("model")
     write_eval_log(log, str(tmp_path / "xstest.json"))
     page = tmp_path / "page.html"
-    page.write_text(render_log_html([audit_log(tmp_path / "xstest.json")]))
+    page.write_text(render_log_html([audit_log(tmp_path / "xstest.json", "xstest")]))
     unescaped = tmp_path / "unescaped.html"
     unescaped.write_text(f"<html><body>{PAYLOAD.format('control')}</body></html>")
 
@@ -132,9 +140,13 @@ def test_audit_log_writes_the_page_with_format_html(tmp_path, capsys):
     out = tmp_path / "audit.html"
     log = DATA / "0.3.285" / "xstest_cancelled.json"
 
-    code = main(["audit", "--log", str(log), "--format", "html", "--output", str(out)])
+    args = ["--log", str(log), "--eval", "xstest", "--format", "html"]
+    code = main(["audit", *args, "--output", str(out)])
 
     assert code == 0 and capsys.readouterr().out == ""
     page = out.read_text()
     assert page.startswith("<!DOCTYPE html>") and f">{log}</h2>" in page
     assert '<p class="partial">the run was cancelled: ' in page
+    # headed by what it holds, and the reducer named as the total names it
+    assert " · 3 samples × 1 of 2 epochs</p>" in page
+    assert "<td>includes</td><td>accuracy</td><td>mean</td>" in page

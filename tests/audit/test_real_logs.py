@@ -6,6 +6,9 @@ tasks named for real inspect_evals tasks, run on a scripted ``mockllm`` model,
 in both log formats. What each release records differently (a default reducer
 as ``None`` beside ``epochs_reducer: ['mean']``, or named ``'mean'``; no
 ``reason`` on a limit; no results in a cancelled log) must be read by rule.
+They record no inspect_evals (their task file is build_logs.py, their only
+package inspect_ai), so they are audited as the eval named with ``--eval``;
+``headers.with_eval`` makes copies that record a run of inspect_evals.
 """
 
 import json
@@ -21,7 +24,8 @@ from empty_migrate.audit.log import (
     reducer_key,
     render_text,
 )
-from empty_migrate.audit.outcomes import log_outcomes, read_log
+from empty_migrate.audit.outcomes import log_outcomes, read_header, read_log
+from empty_migrate.audit.provenance import NoEvalOfLog, eval_of_log
 from empty_migrate.cli.main import main
 from empty_migrate.entries.schema import resolve
 from empty_migrate.registry import EVALS_DIR
@@ -29,6 +33,7 @@ from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.tasks import task_name
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.runtime.router import classify_output
+from tests.audit.headers import INSPECT_EVALS_PROVENANCES, provenance, with_eval
 
 pytestmark = pytest.mark.inspect_versions
 
@@ -82,8 +87,10 @@ def test_outcomes_reads_every_log_and_names_what_stopped_each_sample(path, capsy
 @pytest.mark.parametrize("path", LOGS, ids=log_id)
 def test_audit_recomputes_every_metric_the_log_reports(path, capsys):
     run = path.name.partition(".")[0]
-    # the eval is found from the task the log records
-    assert main(["audit", "--log", str(path), "--format", "json"]) == 0
+    assert (
+        main(["audit", "--log", str(path), "--eval", EVALS[run], "--format", "json"])
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["eval"] == EVALS[run]
     reported = read_log(path).results
@@ -121,9 +128,11 @@ def test_a_default_mean_is_one_reducer_whatever_the_release_records(release):
     path = DATA / release / "gpqa_diamond.json"
     [score] = read_log(path).results.scores
     audit = audit_log(path, "gpqa")
+    # each release records it its own way; the audit names it one way
+    assert score.reducer in (None, "mean")
     assert [(m.metric, m.reducer) for m in audit.metrics] == [
-        ("accuracy", score.reducer),
-        ("stderr", score.reducer),
+        ("accuracy", "mean"),
+        ("stderr", "mean"),
     ]
     assert all(m.after is not None for m in audit.metrics)
 
@@ -162,7 +171,7 @@ def test_a_streamed_audit_equals_the_audit_of_the_log_read_again_whole(tmp_path)
     text = source.read_text()
     with_nan = tmp_path / "xstest.json"
     with_nan.write_text(text.replace('"value": 0.1111111111111111', '"value": NaN', 1))
-    streamed, whole = audit_log(source), audit_log(with_nan)
+    streamed, whole = audit_log(source, "xstest"), audit_log(with_nan, "xstest")
     assert whole.rows and audit_json(whole)["rows"] == audit_json(streamed)["rows"]
     assert whole.shares == streamed.shares
     assert whole.errors and len(whole.errors) == len(streamed.errors)
@@ -243,3 +252,39 @@ def test_an_output_location_empty_in_every_sample_is_said(tmp_path, capsys):
     # outcomes reads the router's own rule there, and says so on every row
     rows = log_outcomes(log, lambda header: "store:answer").outcomes
     assert rows and all("location_empty" in r.flags for r in rows)
+
+
+@pytest.mark.parametrize("path", LOGS, ids=log_id)
+def test_a_log_that_records_no_inspect_evals_is_not_matched_by_its_task_name(
+    path, capsys
+):
+    run = path.name.partition(".")[0]
+    task = read_header(path).eval.task
+    with pytest.raises(NoEvalOfLog) as error:
+        eval_of_log(Registry(), read_header(path))
+    assert error.value.looks_like == (EVALS[run], task)
+    assert main(["audit", "--log", str(path)]) == 2
+    out, err = capsys.readouterr()
+    of_eval = f" (a task of eval {EVALS[run]})" if EVALS[run] != task else ""
+    assert (out, err) == (
+        "",
+        f"empty-migrate: {task!r} looks like inspect_evals' {task}{of_eval}, but "
+        f"the log records no inspect_evals; pass `--eval {task}` to audit it as "
+        "one\n",
+    )
+
+
+@pytest.mark.parametrize("kind", INSPECT_EVALS_PROVENANCES)
+@pytest.mark.parametrize(
+    "path",
+    [DATA / "0.3.79" / "gpqa_diamond.json", DATA / "0.3.285" / "xstest.eval"],
+    ids=log_id,
+)
+def test_a_log_that_records_inspect_evals_is_audited_as_its_eval(path, kind, tmp_path):
+    run = path.name.partition(".")[0]
+    task = read_header(path).eval.task
+    copy = with_eval(path, tmp_path / path.name, **provenance(kind, task))
+    assert eval_of_log(Registry(), read_header(copy)) == (EVALS[run], task)
+    # the copy differs from the log in its provenance alone
+    found, named = audit_json(audit_log(copy)), audit_json(audit_log(path, task))
+    assert {**found, "log": None} == {**named, "log": None}

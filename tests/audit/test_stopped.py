@@ -188,9 +188,9 @@ def test_audit_leaves_errors_out_and_reroutes_limits_by_their_output(logs, capsy
         "3       1      no_output  error: No services started\n"
         "\n"
         "metrics (reported → migrated):\n"
-        "includes  accuracy  0.250 → 0.333  (non-answers: 3 of 4 samples, 3 counted "
-        "as wrong today; 0 unscored, 1 raised)\n"
-        "includes  stderr    0.250 → 0.333\n"
+        "includes  accuracy (mean)  0.250 → 0.333  (non-answers: 3 of 4 samples, "
+        "3 counted as wrong today; 0 unscored, 1 raised)\n"
+        "includes  stderr (mean)    0.250 → 0.333\n"
     )
 
 
@@ -243,11 +243,12 @@ def test_a_cancelled_log_counts_the_samples_it_holds_in_every_view(logs, capsys)
     )
     assert code == 0
     lines = text.splitlines()
+    # it holds epoch 1 of the 2 planned: each sample once
     assert lines[1:3] == [
-        "eval boolq (category qa), task boolq: 4 samples × 2 epochs",
+        "eval boolq (category qa), task boolq: 4 samples × 1 of 2 epochs",
         CANCELLED,
     ]
-    assert "non-answers: 2 of 4 sample epochs" in lines
+    assert "non-answers: 2 of 4 samples" in lines
     assert lines[-1] == "none: the log records no results; the run was cancelled"
 
     code, out, _ = run_cli(
@@ -261,8 +262,23 @@ def test_a_cancelled_log_counts_the_samples_it_holds_in_every_view(logs, capsys)
         "json",
     )
     report = json.loads(out)
-    assert (report["samples"], report["epochs"], report["sample_epochs"]) == (4, 2, 4)
+    assert (report["samples"], report["epochs"], report["sample_epochs"]) == (4, 1, 4)
+    assert report["planned_epochs"] == 2
     assert (report["status"], report["partial"]) == ("cancelled", CANCELLED)
+
+    code, page, _ = run_cli(
+        capsys,
+        "audit",
+        "--log",
+        logs["cancelled"],
+        "--eval",
+        "boolq",
+        "--format",
+        "html",
+    )
+    assert code == 0
+    assert " · 4 samples × 1 of 2 epochs</p>" in page
+    assert "<h3>Non-answers: 2 of 4 samples</h3>" in page
 
 
 def test_a_run_an_error_stopped_says_so_with_the_errors_first_line(logs, capsys):

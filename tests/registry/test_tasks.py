@@ -50,6 +50,25 @@ def test_an_unknown_task_names_close_matches(cache):
     )
 
 
+@pytest.mark.parametrize(
+    ("recorded", "suggested"),
+    [
+        # a slip: a letter swapped, lost, added; words added or taken off
+        ("xstets", "; did you mean 'xstest'?"),
+        ("scicod", "; did you mean 'scicode'?"),
+        ("mmlu_pr", "; did you mean 'mmlu_pro'?"),
+        ("gsm8k_typo", "; did you mean 'gsm8k'?"),
+        # another benchmark that shares a word with an eval is no slip for it
+        ("oxdna_simple", ""),
+        ("starsim_benchmark", ""),
+    ],
+)
+def test_only_a_name_close_enough_is_suggested(cache, recorded, suggested):
+    with pytest.raises(KeyError) as error:
+        eval_of_task(Registry(), recorded)
+    assert error.value.args[0] == f"unknown task {recorded!r}{suggested}"
+
+
 def test_a_name_given_is_an_eval_or_one_of_its_tasks(cache):
     registry = Registry()
     assert eval_named(registry, "gpqa") == ("gpqa", None)

@@ -37,7 +37,6 @@ from empty_migrate.audit.outcomes import (
     first_line,
     generate_limit,
     log_coverage,
-    log_epochs,
     log_order,
     read_each,
     read_header,
@@ -45,6 +44,7 @@ from empty_migrate.audit.outcomes import (
     shortened,
     visit_samples,
 )
+from empty_migrate.audit.provenance import NoEvalOfLog, eval_of_log
 from empty_migrate.entries.output_locations import locator
 from empty_migrate.entries.schema import (
     EvalEntry,
@@ -54,7 +54,7 @@ from empty_migrate.entries.schema import (
     resolve,
 )
 from empty_migrate.registry.loader import Registry, RegistryError
-from empty_migrate.registry.tasks import eval_named, eval_of_task, task_name
+from empty_migrate.registry.tasks import eval_named, task_name
 from empty_migrate.runtime.policy import Outcome, Route, route_for
 from empty_migrate.runtime.router import (
     NonAnswerError,
@@ -113,7 +113,8 @@ class MetricChange:
     Attributes:
         score: The score name of the result (a dict metric's key for those).
         metric: The metric's name.
-        reducer: The epoch reducer, when the log names one.
+        reducer: The epoch reducer it was reduced by, however the log's
+            release names it (`reducer_key`).
         before: The reported value.
         after: The recomputed value; None when not recomputed.
         not_recomputed: Why it was not recomputed.
@@ -121,7 +122,7 @@ class MetricChange:
 
     score: str
     metric: str
-    reducer: str | None
+    reducer: str
     before: float | None
     after: float | None
     not_recomputed: str | None = None
@@ -149,13 +150,13 @@ class NonAnswerShare:
 class LogAudit:
     """The audit of one log against one registered eval.
 
-    ``samples`` counts the samples in the log, each run ``epochs`` times;
-    ``coverage`` says how many sample epochs the log holds (the denominator)
-    and whether the run ended early. ``errors`` are the sample epochs that
-    ended in an error: Inspect scored none of them, so they are not re-routed.
-    ``model`` is the model the log records. ``epochs_reducer`` is the log's
-    configured epoch reducers, which say what a metric recorded with no
-    reducer was reduced by (`reducer_key`).
+    ``samples`` counts the distinct samples the log holds, and ``epochs`` the
+    distinct epochs it holds of them (a cancelled run may hold fewer than
+    planned: ``coverage.epochs``); ``coverage`` says how many sample epochs
+    the log holds (the denominator) and whether the run ended early.
+    ``errors`` are the sample epochs that ended in an error: Inspect scored
+    none of them, so they are not re-routed. ``model`` is the model the log
+    records.
     """
 
     log: str
@@ -171,7 +172,6 @@ class LogAudit:
     coverage: LogCoverage
     errors: list[SampleOutcome]
     model: str | None = None
-    epochs_reducer: list[str] | None = None
     unseen: list["Unseen"] = field(default_factory=list)
 
 
@@ -240,8 +240,9 @@ class LogAudits:
         unreadable: One line per log found in a folder that is cut short or
             damaged, naming the file.
         not_audited: One line per log with no eval to audit it against (a
-            task the registry does not know, another eval's task, a score
-            no scorer matches), naming the file.
+            task the registry does not know, another eval's task, a task
+            named like an eval in a log that records no inspect_evals, a
+            score no scorer matches), naming the file.
         skipped: One note per ``.json`` in a folder that is not an Inspect log.
     """
 
@@ -275,8 +276,7 @@ class LogAudits:
         groups: dict[tuple[str, str, str, str], list[MetricChange]] = {}
         for audit in self.audits:
             for change in audit.metrics:
-                reducer = reducer_key(change.reducer, audit.epochs_reducer)
-                key = (audit.eval, change.score, change.metric, reducer)
+                key = (audit.eval, change.score, change.metric, change.reducer)
                 groups.setdefault(key, []).append(change)
         return [
             MetricTotal(
@@ -312,9 +312,9 @@ def audit_logs(
     """Audit every log named by files and folders (``.eval`` and ``.json``).
 
     Each log is audited as `audit_log` does, against `eval_name` if given,
-    else against the eval of the task it records. A log found in a folder
-    that is cut short or damaged, and a log with no eval to audit it against,
-    is one line of the result; the others are still audited.
+    else against the eval of the task it records (`eval_of_log`). A log found
+    in a folder that is cut short or damaged, and a log with no eval to audit
+    it against, is one line of the result; the others are still audited.
 
     Args:
         paths: Logs, and folders: every log under a folder, recursively.
@@ -354,14 +354,16 @@ def audit_log(
     Args:
         log_path: A ``.eval`` or ``.json`` log written by ``inspect eval``.
         eval_name: The registry eval the log is a run of, or its task; if
-            None, the eval that lists the task the log records.
+            None, the eval of the log's task when the log records that it is
+            a run of inspect_evals (`eval_of_log`).
         registry: The registry; the packaged one by default.
 
     Returns:
         The rows, the metrics before and after, and the non-answer shares.
 
     Raises:
-        AuditLogError: Unknown eval or task, a log of another task, or a score
+        AuditLogError: Unknown eval or task, a log of another task, a log
+            that records no inspect_evals run and no `eval_name`, or a score
             name that matches no registry scorer.
         LogReadError: If the file is not a readable Inspect log.
         RegistryError: If the eval's registry entry has problems.
@@ -386,7 +388,7 @@ def audit_log(
         task=task,
         category=entry.category,
         samples=len({s.id for s in log.samples or []}),
-        epochs=log_epochs(log),
+        epochs=len({s.epoch for s in log.samples or []}),
         matches=matches,
         rows=rows,
         metrics=metric_changes(
@@ -396,7 +398,6 @@ def audit_log(
         coverage=log_coverage(log),
         errors=_error_rows(str(log_path), log),
         model=log.eval.model,
-        epochs_reducer=log.eval.config.epochs_reducer,
         unseen=[Unseen(name, settings[name].output) for name in rerouted.unseen],
     )
 
@@ -444,9 +445,9 @@ def _named(registry: Registry, name: str) -> tuple[str, str | None]:
 
 def _found(registry: Registry, log: EvalLog) -> tuple[str, str]:
     try:
-        return eval_of_task(registry, log.eval.task)
-    except KeyError as error:
-        raise AuditLogError(f"the log is a run of {error.args[0]}") from None
+        return eval_of_log(registry, log)
+    except NoEvalOfLog as error:
+        raise AuditLogError(error.args[0]) from None
 
 
 def _entry(registry: Registry, eval_name: str) -> EvalEntry:
@@ -774,16 +775,15 @@ def metric_changes(
     }
     changes = []
     for score in before.scores if before else []:
+        reducer = reducer_key(score.reducer, epochs_reducer)
         for name, metric in score.metrics.items():
-            key = (score.name, reducer_key(score.reducer, epochs_reducer), name)
             reason = _why_not(score.scorer, name, not_recomputed, needs_code)
+            key = (score.name, reducer, name)
             value = None if reason else recomputed_values.get(key)
             if reason is None and value is None:
                 reason = "absent from the recomputed results"
             changes.append(
-                MetricChange(
-                    score.name, name, score.reducer, metric.value, value, reason
-                )
+                MetricChange(score.name, name, reducer, metric.value, value, reason)
             )
     return changes
 
@@ -837,13 +837,12 @@ def _reads_as_zero(value: Any) -> bool:
 
 def render_text(audit: LogAudit) -> str:
     """The audit as a report for a terminal: matches, rows, then metrics."""
-    epochs = f" × {audit.epochs} epochs" if audit.epochs > 1 else ""
     unit = sample_unit(audit.epochs)
     partial = audit.coverage.note()
     lines = [
         f"log {audit.log}",
         f"eval {audit.eval} (category {audit.category}), task {audit.task}: "
-        f"{audit.samples} samples{epochs}",
+        f"{held_text(audit)}",
         *([partial] if partial else []),
         *(match_line(m) for m in audit.matches),
         *(u.line(unit) for u in audit.unseen),
@@ -955,8 +954,30 @@ def no_results(coverage: LogCoverage) -> str:
 
 
 def sample_unit(epochs: int) -> str:
-    """What the log's counts count: samples, or sample epochs when several."""
-    return "samples" if epochs == 1 else "sample epochs"
+    """What a log's counts count: samples, or sample epochs when it holds several."""
+    return "samples" if epochs <= 1 else "sample epochs"
+
+
+def held_text(audit: LogAudit) -> str:
+    """What the log holds, as its heading says it: ``112 samples × 1 of 4 epochs``.
+
+    Only what the log holds is counted: the distinct samples and epochs in
+    it, the epochs planned beside them when it holds fewer, and the sample
+    epochs when not every sample holds every one of those epochs.
+    """
+    samples, epochs, planned = audit.samples, audit.epochs, audit.coverage.epochs
+    text = f"{samples} samples"
+    if samples and planned > 1:
+        text += f" × {epochs} of {planned} epochs" if epochs < planned else ""
+        text += f" × {epochs} epochs" if epochs >= planned else ""
+        if samples * epochs != audit.coverage.held:
+            text += f", {audit.coverage.held} sample epochs"
+    return text
+    text += f" × {epochs} of {planned} epochs" if epochs < planned else ""
+    text += f" × {epochs} epochs" if epochs == planned else ""
+    if samples * epochs != audit.coverage.held:
+        text += f", {audit.coverage.held} sample epochs"
+    return text
 
 
 def non_answer_samples(audit: LogAudit) -> list[SampleOutcome]:
@@ -1020,7 +1041,7 @@ def _value_text(value: Any) -> str:
 def _metric_cells(
     change: MetricChange, shares: dict[str, NonAnswerShare], unit: str
 ) -> tuple[str, ...]:
-    name = change.metric + (f" ({change.reducer})" if change.reducer else "")
+    name = f"{change.metric} ({change.reducer})"
     after = (
         number_text(change.after) if change.not_recomputed is None else "not recomputed"
     )
@@ -1066,6 +1087,7 @@ def audit_json(audit: LogAudit) -> dict[str, Any]:
             "category": audit.category,
             "samples": audit.samples,
             "epochs": audit.epochs,
+            "planned_epochs": audit.coverage.epochs,
             "sample_epochs": audit.coverage.held,
             "status": audit.coverage.status,
             "partial": audit.coverage.note(),

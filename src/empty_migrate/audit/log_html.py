@@ -18,6 +18,7 @@ from empty_migrate.audit.log import (
     NonAnswerShare,
     Rerouted,
     errors_line,
+    held_text,
     match_line,
     metric_changed,
     migrated_text,
@@ -118,12 +119,11 @@ def _partial(audit: LogAudit) -> str:
 
 
 def _about(audit: LogAudit) -> str:
-    epochs = f" × {audit.epochs} epochs" if audit.epochs > 1 else ""
     facts = [
         f"eval <b>{escape(audit.eval)}</b> ({escape(audit.category)})",
         f"task <b>{escape(audit.task)}</b>",
         f"model <b>{escape(audit.model or '-')}</b>",
-        f"{audit.samples} samples{epochs}",
+        escape(held_text(audit)),
     ]
     return f'<p class="about">{" · ".join(facts)}</p>'
 
@@ -152,7 +152,7 @@ def _metric(change: MetricChange) -> str:
     data = "".join(f' data-{key}="{escape(value)}"' for key, value in keys)
     return (
         f'<tr class="metric {state}"{data}>'
-        + _cells(change.score, change.metric, change.reducer or "-")
+        + _cells(change.score, change.metric, change.reducer)
         + f'<td class="num before">{escape(number_text(change.before))}</td>'
         + f'<td class="num after">{escape(after)}</td>'
         + f'<td class="num delta">{escape(_delta(change))}</td>'

@@ -143,10 +143,39 @@ def unknown_name_message(kind: str, name: str, known: Iterable[str]) -> str:
 
 def close_matches(name: str, known: Iterable[str]) -> str:
     """``; did you mean 'xstest'?`` for the names in `known` close to `name`, or ""."""
-    from difflib import get_close_matches
-
-    close = get_close_matches(name, list(known), n=3, cutoff=0.6)
+    close = similar_names(name, known)
     return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+
+
+# difflib's similarity (2 x matched characters / both lengths) a suggestion
+# reaches: a typo of a name of four letters or more (one letter changed,
+# swapped, added or lost) does; names that share only a word, as
+# oxdna_simple and simpleqa (0.6) or starsim_benchmark and vstar_bench
+# (0.71), do not
+SIMILAR_ENOUGH = 0.75
+
+
+def similar_names(name: str, known: Iterable[str], most: int = 3) -> list[str]:
+    """The names in `known` that `name` may be a slip for, the closest first.
+
+    Those spelled almost alike (`SIMILAR_ENOUGH`); when there are none, those
+    that are `name` with words added after it or taken off (``gsm8k`` for
+    ``gsm8k_typo``, ``preset_score_on_no_response`` for ``preset_score``).
+    """
+    from difflib import SequenceMatcher
+
+    candidates = [c for c in dict.fromkeys(known) if c != name]
+    similarity = {
+        c: SequenceMatcher(None, name, c, autojunk=False).ratio() for c in candidates
+    }
+    close = [c for c in candidates if similarity[c] >= SIMILAR_ENOUGH]
+    close = close or [c for c in candidates if _words_added(name, c)]
+    return sorted(close, key=lambda c: -similarity[c])[:most]
+
+
+def _words_added(one: str, other: str) -> bool:
+    short, long = sorted((one, other), key=len)
+    return len(short) >= 3 and long.startswith(short + "_")
 
 
 def load_registry(directory: Path = EVALS_DIR) -> Registry:

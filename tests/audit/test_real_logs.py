@@ -29,7 +29,23 @@ EVALS = {
     "mmlu_0_shot": "mmlu",
     "xstest": "xstest",
     "xstest_cancelled": "xstest",
+    "xstest_output_unset": "xstest",
+    "xstest_agent": "xstest",
+    "xstest_reasoning_cut": "xstest",
 }
+# a run of another package's task named like an eval (test_transcript_logs.py)
+FOREIGN = ["scicode"]
+# runs whose answers the output slot does not hold: until the router reads the
+# transcript, their audit re-routes answers to a raise, and nothing recomputes
+SLOT_EMPTY = {"xstest_output_unset", "xstest_agent"}
+LANDS_WITH_THE_RULE = pytest.mark.xfail(
+    reason="issue 29: lands with the router rule", strict=True, raises=AssertionError
+)
+AUDITED_LOGS = [
+    pytest.param(p, marks=LANDS_WITH_THE_RULE) if run in SLOT_EMPTY else p
+    for p in LOGS
+    if (run := p.name.partition(".")[0]) in EVALS
+]
 
 
 def log_id(path: Path) -> str:
@@ -38,7 +54,7 @@ def log_id(path: Path) -> str:
 
 def test_every_release_wrote_every_run_in_both_formats():
     assert sorted(p.name for p in DATA.iterdir()) == sorted(RELEASES)
-    runs = {f"{run}.{ext}" for run in EVALS for ext in ("eval", "json")}
+    runs = {f"{run}.{ext}" for run in [*EVALS, *FOREIGN] for ext in ("eval", "json")}
     for release in RELEASES:
         assert {p.name for p in (DATA / release).iterdir()} == runs
 
@@ -68,7 +84,7 @@ def test_outcomes_reads_every_log_and_names_what_stopped_each_sample(path, capsy
             assert stopped is None
 
 
-@pytest.mark.parametrize("path", LOGS, ids=log_id)
+@pytest.mark.parametrize("path", AUDITED_LOGS, ids=log_id)
 def test_audit_recomputes_every_metric_the_log_reports(path, capsys):
     run = path.name.partition(".")[0]
     # the eval is found from the task the log records

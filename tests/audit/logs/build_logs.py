@@ -12,7 +12,7 @@ For each release it makes a temporary venv (``python -m venv`` + pip), installs
 (``gpqa_diamond``, ``mmlu_0_shot``, ``xstest``) run with a scripted
 ``mockllm/model`` whose every output is a ``ModelOutput`` of this file. The
 logs land in ``DIR/<release>/`` (by default ``tests/audit/logs/data``), named
-``<run>.eval`` and ``<run>.json``, each a few KB (.eval) to 200 KB (.json):
+``<run>.eval`` and ``<run>.json``, 5-32 KB each as .eval, up to 160 KB as .json:
 
 - ``gpqa_diamond``: ``choice()`` over two epochs with the default reducer (so
   old releases record ``reducer: None`` beside ``epochs_reducer: ['mean']``);
@@ -48,9 +48,14 @@ say what they are in other ways (one epoch each, ``includes()``):
 
 Every release above can express every run: none is dropped for any.
 
-Every sample names its outputs in its metadata (one per epoch); a solver puts
-that name in a context variable that the model's output generator reads, so
-the script holds whatever order the samples run in.
+Every sample names its outputs in its metadata (one per epoch; a list of
+turns per epoch for the sub-step and agent runs); a solver puts each name in a
+context variable that the model's output generator reads, so the script holds
+whatever order the samples run in.
+
+A rebuild writes new ids and times into every log; the committed logs were
+kept where only those changed (a run added later: build into ``--out`` and
+copy only its logs).
 """
 
 import argparse

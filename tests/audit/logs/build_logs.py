@@ -12,7 +12,7 @@ For each release it makes a temporary venv (``python -m venv`` + pip), installs
 (``gpqa_diamond``, ``mmlu_0_shot``, ``xstest``) run with a scripted
 ``mockllm/model`` whose every output is a ``ModelOutput`` of this file. The
 logs land in ``DIR/<release>/`` (by default ``tests/audit/logs/data``), named
-``<run>.eval`` and ``<run>.json``, each a few KB:
+``<run>.eval`` and ``<run>.json``, 5-32 KB each as .eval, up to 160 KB as .json:
 
 - ``gpqa_diamond``: ``choice()`` over two epochs with the default reducer (so
   old releases record ``reducer: None`` beside ``epochs_reducer: ['mean']``);
@@ -25,9 +25,37 @@ logs land in ``DIR/<release>/`` (by default ``tests/audit/logs/data``), named
 - ``xstest_cancelled``: two epochs, cancelled (a SIGINT, as Ctrl+C sends) at
   the third sample: a log with status ``cancelled`` holding what had finished.
 
-Every sample names its outputs in its metadata (one per epoch); a solver puts
-that name in a context variable that the model's output generator reads, so
-the script holds whatever order the samples run in.
+Four runs leave the model's answer somewhere other than the output slot, or
+say what they are in other ways (one epoch each, ``includes()``):
+
+- ``xstest_output_unset``: as SciCode's own solver does, each sample's two
+  sub-steps generate on a copy of the state (the model answers, with usage;
+  the last sub-step of sample 3 is empty) and keep the answers in the store:
+  the model events hold the turns, the messages only the prompt, and the
+  output slot stays empty.
+- ``xstest_agent``: as control-arena's protocols do, a loop of its own over
+  the model: assistant turns with tool calls, each answered by a
+  ``ChatMessageTool``, and the output slot never written. The last turn is a
+  tool-calls-only one (sample 1), an empty text (2) or an answer (3).
+- ``xstest_reasoning_cut``: ``max_tokens=2000`` in the task's generate config;
+  gpt-oss through OpenRouter: reasoning only, no text, stop reason ``stop``
+  and exactly 2000 output tokens (sample 1); the same with 1200 (2); with
+  2000 and a visible answer (3).
+- ``scicode``: another package's task of an inspect_evals name (SciCode's
+  own): registered under the bare name ``scicode`` in this file, so the log
+  records ``inspect_ai`` alone among its packages, and this file as its task
+  file.
+
+Every release above can express every run: none is dropped for any.
+
+Every sample names its outputs in its metadata (one per epoch; a list of
+turns per epoch for the sub-step and agent runs); a solver puts each name in a
+context variable that the model's output generator reads, so the script holds
+whatever order the samples run in.
+
+A rebuild writes new ids and times into every log; the committed logs were
+kept where only those changed (a run added later: build into ``--out`` and
+copy only its logs).
 """
 
 import argparse
@@ -67,6 +95,25 @@ XSTEST_SCRIPT = [
     ["token_limit"],
 ]
 CANCELLED_SCRIPT = [["answer_a", "empty"], ["refusal", "answer_a"], ["cancel", "empty"]]
+# one epoch each: the model's turns in order (sub-steps, or an agent's turns)
+KEPT_ELSEWHERE_SCRIPT = [
+    [["answer_a", "answer_b"]],
+    [["answer_b", "answer_a"]],
+    [["answer_a", "empty"]],
+]
+AGENT_SCRIPT = [
+    [["tool_calls", "tool_calls", "tool_calls"]],
+    [["tool_calls", "tool_calls", "empty"]],
+    [["tool_calls", "answer_a"]],
+]
+REASONING_SCRIPT = [
+    ["reasoning_at_limit"],
+    ["reasoning_below_limit"],
+    ["reasoning_then_answer_at_limit"],
+]
+FOREIGN_SCRIPT = [["answer_a"], ["answer_b"]]
+MAX_TOKENS = 2000
+"""The reasoning run's ``max_tokens``: its cut turns report exactly this many."""
 
 CURRENT: contextvars.ContextVar[str] = contextvars.ContextVar("output")
 
@@ -79,7 +126,12 @@ def _output(name: str) -> Any:
 
     output = _content_output(name)
     # usage given, so that no release counts tokens with a tokenizer it downloads
-    used = 990 if name == "token_limit" else 5
+    used = {
+        "token_limit": 990,
+        "reasoning_at_limit": MAX_TOKENS,
+        "reasoning_then_answer_at_limit": MAX_TOKENS,
+        "reasoning_below_limit": MAX_TOKENS - 800,
+    }.get(name, 5)
     output.usage = ModelUsage(
         input_tokens=10, output_tokens=used, total_tokens=10 + used
     )
@@ -108,7 +160,27 @@ def _content_output(name: str) -> Any:
         return ModelOutput.from_content(model, "", stop_reason="content_filter")
     if name in ("tool_calls", "message_limit"):
         return _tool_calls_only(model)
+    if name.startswith("reasoning_"):
+        return _reasoning(model, "answer" in name)
     raise ValueError(f"unknown output {name!r}")
+
+
+def _reasoning(model: str, answers: bool) -> Any:
+    from inspect_ai.model import (
+        ChatCompletionChoice,
+        ChatMessageAssistant,
+        ContentReasoning,
+        ContentText,
+        ModelOutput,
+    )
+
+    # gpt-oss through OpenRouter: reasoning, no text, and "stop" at the limit
+    content: list[Any] = [ContentReasoning(reasoning="The user asks... let me think")]
+    if answers:
+        content.append(ContentText(text="ANSWER: A"))
+    message = ChatMessageAssistant(content=content)
+    choice = ChatCompletionChoice(message=message, stop_reason="stop")
+    return ModelOutput(model=model, choices=[choice])
 
 
 def _tool_calls_only(model: str) -> Any:
@@ -164,13 +236,61 @@ def _solvers() -> Any:
     return scripted, generate_once
 
 
+def _turn_solvers() -> Any:
+    import copy
+
+    from inspect_ai.model import ChatMessageTool, get_model
+    from inspect_ai.solver import solver
+
+    @solver
+    def answer_kept_elsewhere() -> Any:
+        async def solve(state: Any, generate: Any) -> Any:
+            # SciCode's own solver: each sub-step generates on a copy of the
+            # state and keeps the answer elsewhere; the state's output slot
+            # and messages stay as they were
+            answers = []
+            for name in state.metadata["outputs"][state.epoch - 1]:
+                CURRENT.set(name)
+                step = await generate(copy.deepcopy(state))
+                answers.append(step.output.completion)
+            state.store.set("answers", answers)
+            return state
+
+        return solve
+
+    @solver
+    def agent_turns() -> Any:
+        async def solve(state: Any, generate: Any) -> Any:
+            # control-arena's protocols: their own loop over the model, which
+            # fills the messages and never writes the output slot
+            model = get_model()
+            for name in state.metadata["outputs"][state.epoch - 1]:
+                CURRENT.set(name)
+                output = await model.generate(state.messages)
+                state.messages.append(output.message)
+                for call in output.message.tool_calls or []:
+                    reply = ChatMessageTool(
+                        content="3 results",
+                        tool_call_id=call.id,
+                        function=call.function,
+                    )
+                    state.messages.append(reply)
+            return state
+
+        return solve
+
+    return answer_kept_elsewhere, agent_turns
+
+
 def _tasks() -> dict[str, Any]:
     from inspect_ai import Epochs, Task, task
     from inspect_ai.dataset import Sample
+    from inspect_ai.model import GenerateConfig
     from inspect_ai.scorer import choice, includes
     from inspect_ai.solver import multiple_choice
 
     scripted, generate_once = _solvers()
+    answer_kept_elsewhere, agent_turns = _turn_solvers()
 
     def choices(script: list[list[str]]) -> list[Any]:
         return [
@@ -232,11 +352,47 @@ def _tasks() -> dict[str, Any]:
             epochs=2,
         )
 
+    @task(name="xstest")
+    def xstest_output_unset() -> Task:
+        return Task(
+            dataset=open_ended(KEPT_ELSEWHERE_SCRIPT),
+            solver=answer_kept_elsewhere(),
+            scorer=includes(),
+        )
+
+    @task(name="xstest")
+    def xstest_agent() -> Task:
+        return Task(
+            dataset=open_ended(AGENT_SCRIPT), solver=agent_turns(), scorer=includes()
+        )
+
+    @task(name="xstest")
+    def xstest_reasoning_cut() -> Task:
+        return Task(
+            dataset=open_ended(REASONING_SCRIPT),
+            solver=[scripted(), generate_once()],
+            scorer=includes(),
+            config=GenerateConfig(max_tokens=MAX_TOKENS),
+        )
+
+    @task
+    def scicode() -> Task:
+        # another package's task of an inspect_evals name (SciCode's own)
+        return Task(
+            dataset=open_ended(FOREIGN_SCRIPT),
+            solver=[scripted(), generate_once()],
+            scorer=includes(),
+        )
+
     return {
         "gpqa_diamond": gpqa_diamond,
         "mmlu_0_shot": mmlu_0_shot,
         "xstest": xstest,
         "xstest_cancelled": xstest_cancelled,
+        "xstest_output_unset": xstest_output_unset,
+        "xstest_agent": xstest_agent,
+        "xstest_reasoning_cut": xstest_reasoning_cut,
+        "scicode": scicode,
     }
 
 

@@ -295,3 +295,27 @@ def test_a_log_that_records_inspect_evals_is_audited_as_its_eval(path, kind, tmp
     # the copy differs from the log in its provenance alone
     found, named = audit_json(audit_log(copy)), audit_json(audit_log(path, task))
     assert {**found, "log": None} == {**named, "log": None}
+
+
+def test_outcomes_reads_a_known_evals_answer_where_its_entry_says(
+    tmp_path, capsys, monkeypatch
+):
+    """outcomes and audit --log read one location: the registry's, by provenance."""
+    registry = tmp_path / "evals"
+    registry.mkdir()
+    entry = (EVALS_DIR / "xstest.yaml").read_text()
+    (registry / "xstest.yaml").write_text(
+        entry.replace("output: state.output\n", "output: store:answer\n")
+    )
+    source = DATA / "0.3.285" / "xstest.eval"
+    known = with_eval(source, tmp_path / "known.eval", **provenance("package", "x"))
+    monkeypatch.chdir(tmp_path)  # no checkout around: the registry given is read
+
+    def flags(log: Path) -> set[bool]:
+        args = ["outcomes", str(log), "--registry", str(registry), "--format", "json"]
+        assert main(args) == 0
+        rows = json.loads(capsys.readouterr().out)
+        return {"location_empty" in row["flags"] for row in rows}
+
+    assert flags(known) == {True}
+    assert flags(source) == {False}  # no provenance: the router's own rule

@@ -39,6 +39,7 @@ import importlib.machinery
 import importlib.util
 import inspect
 import math
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -575,7 +576,7 @@ def assert_scored(
             assert _cannot_score_offline(own.raised, one.offline), (
                 f"{outcome}: the eval's scorer raised {own.raised!r}"
             )
-            assert repr(one.raised) == repr(own.raised), (outcome, one.raised)
+            assert _same_error(one.raised, own.raised), (outcome, one.raised)
             continue
         assert one.raised is None, f"{outcome}: raised {one.raised!r}"
         if own.score is None or one.score is None:
@@ -592,6 +593,16 @@ def assert_scored(
         else:
             assert one.score.reason == mine.reason, (outcome, one.score.reason)
             assert one.score.explanation == mine.explanation, outcome
+
+
+def _same_error(error: Exception | None, expected: Exception) -> bool:
+    """The same class and message, object addresses aside."""
+    if type(error) is not type(expected):
+        return False
+    return _ADDRESS.sub("0x", str(error)) == _ADDRESS.sub("0x", str(expected))
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 
 
 def _cannot_score_offline(error: Exception, offline: str | None) -> bool:

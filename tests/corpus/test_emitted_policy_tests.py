@@ -124,6 +124,17 @@ def test_reverting_any_eval_fails_its_policy_test(
 def test_flipping_any_cell_a_test_reaches_fails_it(
     passing, target_env, migrated_tree, tmp_path
 ):
+    """Every flip fails its test, but a tag the eval's scorer does not show.
+
+    ``score`` and ``score_tagged`` differ only on a failing score with no
+    reason of its own (``_annotate``), and for an overflow or no output,
+    whose reason is None, only where it has no explanation either. A scorer
+    that writes its own reason on a non-answer (cybench's tagged empty path),
+    passes, or cannot score the offline sample (``probe_offline``) scores the
+    sample alike on both routes, and its test, which asserts the route's
+    reason and explanation from the scorer's own score, passes under both:
+    such a cell is counted, not required.
+    """
     migrated, report = migrated_tree
     tree = copy_of(migrated, tmp_path)
     with (tree / ROUTER_PATH).open("a", encoding="utf-8") as router:
@@ -132,12 +143,16 @@ def test_flipping_any_cell_a_test_reaches_fails_it(
     outcomes = run_tests(target_env, tree, emitted_paths(report))
 
     reached, caught = cells(passing), cells(failed(outcomes))
-    by_route = Counter(cell[2] for cell in reached if cell not in caught)
+    tags = {cell for cell in reached if tag_only(cell, passing)}
     print(
         f"flipped: {len(reached & caught)} of {len(reached)} cells reached "
-        f"(eval, construct, outcome) fail; not caught: {dict(by_route)}"
+        f"(eval, construct, outcome) fail; of the {len(tags)} where only the tag "
+        f"changes, {len(tags & caught)}; tag not shown by: "
+        f"{sorted({cell[0] for cell in tags - caught})}"
     )
-    assert sorted(reached - caught) == []
+    assert sorted(reached - tags - caught) == []
+    agentic = {cell for cell in tags if cell[2] == "tool_calls_only"}
+    assert len(agentic & caught) >= 5
 
 
 def test_removing_the_after_trajectory_rule_fails_every_after_tools_test(
@@ -170,6 +185,19 @@ def failed(outcomes: dict[str, CaseOutcome]) -> dict[str, CaseOutcome]:
 def eval_of(test: str) -> str:
     """``tests.<eval>.test_empty_response_policy::...`` -> ``<eval>``."""
     return test.split("::")[0].split(".")[1]
+
+
+SCORER_ROUTE_TEST = "test_non_answer_reaches_the_scorer"
+"""The emitted test of an outcome the route gives to the scorer, tagged or not."""
+
+
+def tag_only(cell: tuple[str, str, str], outcomes: dict[str, CaseOutcome]) -> bool:
+    """Whether the cell's tests are of a scorer route, whose flip changes the tag."""
+    return any(
+        SCORER_ROUTE_TEST in test and cell in cells({test: outcome})
+        for test, outcome in outcomes.items()
+        if f"tests.{cell[0]}." in test
+    )
 
 
 def cells(outcomes: dict[str, CaseOutcome]) -> set[tuple[str, str, str]]:

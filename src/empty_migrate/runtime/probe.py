@@ -73,8 +73,6 @@ from inspect_ai.solver import TaskState
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 from inspect_ai.util import registry_info
 
-from empty_migrate.runtime.router import is_failing
-
 PROMPT = "What is the capital of France?"
 TARGET = "Paris"
 
@@ -296,8 +294,11 @@ class Scored:
     judge_calls: int
     state: TaskState | None = None
     scorer: Scorer | None = None
-    own: "Scored | None" = None
-    """What the eval's own scorer, unrouted, made of the same sample."""
+    own: Any = None
+    """What the eval's own scorer, unrouted, made of the same sample: a `Scored`.
+
+    (Not annotated so: a dataclass reads a string annotation from its module,
+    which the generated module, run from its text, may not be.)"""
     offline: str | None = None
     """Why the scorer cannot score the sample offline, if it is declared."""
 
@@ -568,6 +569,9 @@ def assert_scored(
     the routed scorer must then raise what the scorer raises; any other error
     of the scorer fails the test.
     """
+    # imported here: the router's rule of a failing score; only the tests use it
+    from empty_migrate.runtime.router import is_failing
+
     marked = None if outcome == "answered" else outcome
     for one in scored:
         own = one.own

@@ -517,7 +517,8 @@ class _EvalsOwnVerdict:
 EVALS_OWN_VERDICT: Any = _EvalsOwnVerdict()
 """A verdict only the eval's scorer can compute (an expression over its locals).
 
-Its value is not checked; its route, reason and the judge's silence are.
+Its value is not checked but for being one (not NaN); its route, reason and
+the judge's silence are.
 """
 
 
@@ -531,6 +532,8 @@ def assert_verdict(scored: list[Scored], outcome: str, value: Any, reason: str) 
             value = value(one.state, one.state.target)
         if value is not EVALS_OWN_VERDICT:
             assert same_value(one.score.value, value), (outcome, one.score.value)
+        else:  # a verdict still, not the unscored NaN
+            assert not is_nan(one.score.value), (outcome, one.score.value)
         assert (one.score.reason, one.empty_outcome) == (reason, outcome)
         assert one.judge_calls == 0, f"{outcome}: the judge was called"
 

@@ -315,21 +315,30 @@ class _Plan:
         return True
 
     def _import(self, scorer: ScorerEntry, names: set[str]) -> None:
-        """Import `names`, bound at the top of the construct's module, from there."""
+        """Import `names`, bound at the top of the construct's module.
+
+        A name the module imports comes from where the module has it (the
+        target's mypy wants no implicit re-export); any other from the module.
+        """
         tree = self.target.workspace.parse(
             self.target.read(self.target.source(scorer.file))
         )
-        modules = {
-            binding.local
+        package = scorer.module.rpartition(".")[0]
+        imported = {
+            binding.local: binding
             for node in tree.body
-            for binding in import_bindings(node)
-            if binding.name is None
+            for binding in import_bindings(node, package)
         }
         for name in sorted(names):
-            if name in modules:
-                self.module_imports.add(name)
-            else:
+            binding = imported.get(name)
+            if binding is None:
                 self.imports.add(scorer.module, name)
+            elif binding.name is None:
+                self.module_imports.add(name)
+            elif binding.name == name:
+                self.imports.add(binding.module, name)
+            else:
+                self.imports.add(binding.module, f"{binding.name} as {name}")
 
     def _metadata(self, settings: Resolved) -> None:
         if isinstance(settings.copy_metadata, list):

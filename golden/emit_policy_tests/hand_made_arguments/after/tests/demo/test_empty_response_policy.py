@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from inspect_evals.demo.scorer import Dimension, demo_scorer
+from inspect_evals.demo.scorer import demo_scorer
+from inspect_evals.demo.types import Dimension
 from tests.utils.empty_response import (
     Construct,
     assert_raised,

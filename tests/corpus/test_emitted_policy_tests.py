@@ -1,15 +1,22 @@
 """The policy tests the migration writes into inspect_evals 0.26.0, run there.
 
 Every migrated eval gets ``tests/<eval>/test_empty_response_policy.py``; all of
-them pass in the target's environment on the migrated tree, and every routed
-scorer construct is built but at most two (what cannot be built offline is
-skipped with its reason, printed here). And they test the migration:
-restoring one eval's scorer files from the pristine tree, the shared router
-kept, makes its test fail.
+them pass in the target's environment on the migrated tree, and none skips:
+every routed scorer construct is built offline. And they pin what they test:
+
+- reverting an eval (restoring its scorer files from the pristine tree, the
+  shared router kept) fails its test: one tree with every eval reverted, one
+  run over all emitted tests, since reverting eval A changes only A's tests;
+- flipping any routing cell a test reaches fails it (an outcome the eval
+  overrides reads no cell): the installed router's
+  ``POLICY`` with every cell flipped at once, since a test scores one outcome
+  class and so reads one cell; the flips add no verdict route, so no cell's
+  flip breaks building another's scorer (`FLIPPED`). The after-trajectory
+  rule is flipped in that run too, and removed in a run of its own.
 """
 
 import shutil
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -18,73 +25,208 @@ from empty_migrate.codemods.emit_policy_tests.rewrite import (
     FIXTURES_PATH,
     policy_test_path,
 )
+from empty_migrate.codemods.kit.router_call import ROUTER_MODULE
+from empty_migrate.entries.schema import resolve
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.target.own_tests import run_tests
+from empty_migrate.target.own_tests import CaseOutcome, run_tests
 
 pytestmark = pytest.mark.corpus
 
-REVERTED = [
-    "xstest",
-    "gpqa",
-    "strong_reject",
-    "bfcl",
-    "hle",
-    "browse_comp",
-    "kernelbench",
-]
-"""A judge safety eval, two QA evals, an agentic one with overrides, and three
-built the hard way: hle's judges from its run configs, browse_comp's grader a
-bare ``get_model()``, kernelbench's scorer importing a dependency not installed.
+ROUTER_PATH = Path("src", *ROUTER_MODULE.split(".")).with_suffix(".py")
+
+FLIPPED = """
+
+# every cell flipped (tests/corpus/test_emitted_policy_tests.py)
+_FLIPPED = {
+    Route.SCORE: Route.SCORE_TAGGED,
+    Route.SCORE_TAGGED: Route.SCORE,
+    Route.NO_ANSWER: Route.UNSCORED,
+    Route.REFUSAL_VERDICT: Route.UNSCORED,
+    Route.UNSCORED: Route.RAISE,
+    Route.RAISE: Route.UNSCORED,
+}
+POLICY = {
+    category: {
+        outcome: Route.UNSCORED if outcome == Outcome.ANSWERED else _FLIPPED[route]
+        for outcome, route in column.items()
+    }
+    for category, column in POLICY.items()
+}
+AFTER_AGENT_TRAJECTORY = {o: _FLIPPED[r] for o, r in AFTER_AGENT_TRAJECTORY.items()}
+"""
+"""Appended to the installed router: each cell to a route its test tells apart.
+
+An answer, whose ``score_tagged`` is its ``score``, goes unscored.
 """
 
-MOST_SKIPPED_CONSTRUCTS = 2
-"""anima and moru on 0.26.0: their factories load a dataset from the Hub."""
+NO_TRAJECTORY_RULE = """
+
+# no after-trajectory rule (tests/corpus/test_emitted_policy_tests.py)
+AFTER_AGENT_TRAJECTORY = {}
+"""
+
+AFTER_TOOLS = "after_tools"
+"""The id part of a test scored after an agent trajectory."""
 
 
 def migrated_evals(report: dict) -> list[str]:
     return [e["eval"] for e in report["evals"] if e["status"] == "rewritten"]
 
 
-def test_every_migrated_eval_has_a_policy_test_and_they_pass(target_env, migrated_tree):
+def emitted_paths(report: dict) -> list[str]:
+    return [policy_test_path(name) for name in migrated_evals(report)]
+
+
+@pytest.fixture(scope="module")
+def passing(target_env, migrated_tree) -> dict[str, CaseOutcome]:
+    """Every emitted test's outcome on the migrated tree."""
     migrated, report = migrated_tree
-    evals = migrated_evals(report)
-    paths = [policy_test_path(name) for name in evals]
+    skips: dict[str, str] = {}
+    outcomes = run_tests(target_env, migrated, emitted_paths(report), skips=skips)
+    assert skips == {}
+    return outcomes
+
+
+def test_every_migrated_eval_has_a_policy_test_and_they_pass(passing, migrated_tree):
+    migrated, report = migrated_tree
+    paths = emitted_paths(report)
     assert [p for p in paths if not (migrated / p).is_file()] == []
     assert (migrated / FIXTURES_PATH).is_file()
 
-    skips: dict[str, str] = {}
-    outcomes = run_tests(target_env, migrated, paths, skips=skips)
-
-    counts = Counter(outcomes.values())
+    counts = Counter(passing.values())
     print(
-        f"{len(paths)} emitted policy tests files, {len(outcomes)} tests: "
+        f"{len(paths)} emitted policy tests files, {len(passing)} tests: "
         f"{counts['passed']} passed, {counts['skipped']} skipped, "
         f"{counts['failed']} failed"
     )
-    for reason, count in Counter(skips.values()).most_common():
-        print(f"  skipped {count}: {reason}")
-    failed = sorted(t for t, o in outcomes.items() if o == "failed")
-    assert failed == []
+    assert sorted(t for t, o in passing.items() if o != "passed") == []
+    assert {cell[0] for cell in cells(passing)} == set(migrated_evals(report))
     assert counts["passed"] >= 1000
-    # one reason per construct: "<construct> cannot be built offline: ..."
-    assert len(set(skips.values())) <= MOST_SKIPPED_CONSTRUCTS, sorted(
-        set(skips.values())
+
+
+def test_reverting_any_eval_fails_its_policy_test(
+    passing, target_env, inspect_evals_tree, migrated_tree, tmp_path
+):
+    migrated, report = migrated_tree
+    tree = copy_of(migrated, tmp_path)
+    evals = migrated_evals(report)
+    registry = load_registry()
+    for name in evals:
+        for file in {s.file for s in registry.get(name).scorers}:
+            scorer = Path("src/inspect_evals") / file
+            shutil.copy(inspect_evals_tree / scorer, tree / scorer)
+
+    outcomes = run_tests(target_env, tree, emitted_paths(report))
+
+    failing = {eval_of(test) for test in failed(outcomes)}
+    print(f"reverted: {len(failing & set(evals))} of {len(evals)} evals' tests fail")
+    assert sorted(set(evals) - failing) == []
+
+
+def test_flipping_any_cell_a_test_reaches_fails_it(
+    passing, target_env, migrated_tree, tmp_path
+):
+    """Every flip fails its test, but a tag the eval's scorer does not show.
+
+    ``score`` and ``score_tagged`` differ only on a failing score with no
+    reason of its own (``_annotate``), and for an overflow or no output,
+    whose reason is None, only where it has no explanation either. A scorer
+    that writes its own reason on a non-answer (cybench's tagged empty path),
+    passes, or cannot score the offline sample (``probe_offline``) scores the
+    sample alike on both routes, and its test, which asserts the route's
+    reason and explanation from the scorer's own score, passes under both:
+    such a cell is counted, not required.
+    """
+    migrated, report = migrated_tree
+    tree = copy_of(migrated, tmp_path)
+    with (tree / ROUTER_PATH).open("a", encoding="utf-8") as router:
+        router.write(FLIPPED)
+
+    outcomes = run_tests(target_env, tree, emitted_paths(report))
+
+    reached = {cell for cell in cells(passing) if not overridden(cell)}
+    caught = cells(failed(outcomes))
+    tags = {cell for cell in reached if tag_only(cell, passing)}
+    print(
+        f"flipped: {len(reached & caught)} of {len(reached)} cells reached "
+        f"(eval, construct, outcome) fail; of the {len(tags)} where only the tag "
+        f"changes, {len(tags & caught)}; tag not shown by: "
+        f"{sorted({cell[0] for cell in tags - caught})}"
+    )
+    assert sorted(reached - tags - caught) == []
+    agentic = {cell for cell in tags if cell[2] == "tool_calls_only"}
+    assert len(agentic & caught) >= 5
+
+
+def test_removing_the_after_trajectory_rule_fails_every_after_tools_test(
+    passing, target_env, migrated_tree, tmp_path
+):
+    migrated, report = migrated_tree
+    tree = copy_of(migrated, tmp_path)
+    with (tree / ROUTER_PATH).open("a", encoding="utf-8") as router:
+        router.write(NO_TRAJECTORY_RULE)
+
+    outcomes = run_tests(target_env, tree, emitted_paths(report), keyword=AFTER_TOOLS)
+
+    reached = {cell for cell in cells(passing) if AFTER_TOOLS in cell[2]}
+    caught = cells(failed(outcomes))
+    print(f"no trajectory rule: {len(reached & caught)} of {len(reached)} cells fail")
+    assert len(reached) >= 100
+    assert sorted(reached - caught) == []
+
+
+def copy_of(migrated: Path, tmp_path: Path) -> Path:
+    tree = tmp_path / "tree"
+    shutil.copytree(migrated, tree, symlinks=True)
+    return tree
+
+
+def failed(outcomes: dict[str, CaseOutcome]) -> dict[str, CaseOutcome]:
+    return {test: o for test, o in outcomes.items() if o == "failed"}
+
+
+def eval_of(test: str) -> str:
+    """``tests.<eval>.test_empty_response_policy::...`` -> ``<eval>``."""
+    return test.split("::")[0].split(".")[1]
+
+
+def overridden(cell: tuple[str, str, str]) -> bool:
+    """Whether the eval routes the cell's outcome its own way: no ``POLICY`` cell.
+
+    Its override is in the eval's code, which the revert restores.
+    """
+    entry = load_registry().get(cell[0])
+    outcome = cell[2].removesuffix(f"-{AFTER_TOOLS}")
+    return any(
+        override.outcome == outcome
+        for scorer in entry.scorers
+        for task in [None, *entry.tasks]
+        for override in resolve(entry, task, scorer).overrides
     )
 
 
-@pytest.mark.parametrize("name", REVERTED)
-def test_reverting_an_evals_scorer_fails_its_policy_test(
-    name, target_env, inspect_evals_tree, migrated_tree, tmp_path
-):
-    migrated, _ = migrated_tree
-    tree = tmp_path / "tree"
-    shutil.copytree(migrated, tree, symlinks=True)
-    for file in {s.file for s in load_registry().get(name).scorers}:
-        scorer = Path("src/inspect_evals") / file
-        shutil.copy(inspect_evals_tree / scorer, tree / scorer)
+SCORER_ROUTE_TEST = "test_non_answer_reaches_the_scorer"
+"""The emitted test of an outcome the route gives to the scorer, tagged or not."""
 
-    outcomes = run_tests(target_env, tree, [policy_test_path(name)], workers=1)
 
-    failed = [test for test, outcome in outcomes.items() if outcome == "failed"]
-    print(f"{name} with its scorer reverted: {len(failed)} of {len(outcomes)} fail")
-    assert failed
+def tag_only(cell: tuple[str, str, str], outcomes: dict[str, CaseOutcome]) -> bool:
+    """Whether the cell's tests are of a scorer route, whose flip changes the tag."""
+    return any(
+        SCORER_ROUTE_TEST in test and cell in cells({test: outcome})
+        for test, outcome in outcomes.items()
+        if f"tests.{cell[0]}." in test
+    )
+
+
+def cells(outcomes: dict[str, CaseOutcome]) -> set[tuple[str, str, str]]:
+    """(eval, construct, outcome) of each test: the routing cell it reads.
+
+    A test id's parameters are ``<construct>-<outcome>[-after_tools]-<sample>``,
+    an answer's ``<construct>-<sample>``.
+    """
+    found: defaultdict[tuple[str, str, str], int] = defaultdict(int)
+    for test in outcomes:
+        parts = test.partition("[")[2].rstrip("]").split("-")
+        outcome = "-".join(parts[1:-1]) or "answered"
+        found[(eval_of(test), parts[0], outcome)] += 1
+    return set(found)

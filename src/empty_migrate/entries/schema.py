@@ -224,6 +224,8 @@ class Settings:
     judge: Judge | None = None
     overrides: list[Override] | None = None
     probe_metadata: dict[str, Any] | None = None
+    probe_target: str | None = None
+    probe_offline: Annotated[str, Rule(min_length=10)] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -253,6 +255,7 @@ class ScorerEntry(Settings):
     rewrite: bool = True
     covered_by: str | None = None
     note: str | None = None
+    probe_arguments: dict[str, Annotated[str, Rule(after=_parses)]] | None = None
 
     @property
     def module(self) -> str:
@@ -388,6 +391,8 @@ class Resolved:
     judge: Judge
     overrides: list[Override]
     probe_metadata: dict[str, Any]
+    probe_target: str | None
+    probe_offline: str | None
 
     def routes(self) -> set[Route]:
         """Every route some outcome takes, under the category and the overrides."""
@@ -445,6 +450,8 @@ def resolve(
     values.setdefault("polarity_key", None)
     values.setdefault("polarity_labels", None)
     values.setdefault("probe_metadata", {})
+    values.setdefault("probe_target", None)
+    values.setdefault("probe_offline", None)
     values.setdefault("refusal_verdict", None)
     values.setdefault("no_answer_verdict", None)
     values.setdefault("copy_metadata", False)

@@ -39,6 +39,7 @@ import importlib.machinery
 import importlib.util
 import inspect
 import math
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -50,6 +51,8 @@ from typing import Any, cast
 
 from inspect_ai.model import (
     ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageTool,
     ChatMessageUser,
     GenerateConfig,
     Model,
@@ -67,7 +70,7 @@ from inspect_ai.scorer import (
     model_graded_qa,
 )
 from inspect_ai.solver import TaskState
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 from inspect_ai.util import registry_info
 
 PROMPT = "What is the capital of France?"
@@ -219,6 +222,7 @@ def task_state(
     metadata: dict[str, Any] | None = None,
     choices: Sequence[str] | None = None,
     target: str | list[str] = TARGET,
+    after_tools: bool = False,
 ) -> TaskState:
     """The task state a scorer sees after the model under test produced `output`.
 
@@ -232,6 +236,9 @@ def task_state(
         metadata: Sample metadata (a per-sample polarity label, for example).
         choices: The sample's choices, for multiple-choice scorers.
         target: The sample's target.
+        after_tools: Whether the model ran a tool before `output`: the
+            messages hold its tool-calling turn and the tool's result (an
+            agent trajectory), the output slot still holds `output`.
     """
     state = TaskState(
         model=ModelName("mockllm/model"),
@@ -244,8 +251,19 @@ def task_state(
         output=output,
         metadata=dict(metadata or {}),
     )
+    if after_tools:
+        state.messages += tool_turn()
     place_output(state, output, output_at)
     return state
+
+
+def tool_turn() -> list[ChatMessage]:
+    """One turn of an agent: a tool call of the model and the tool's result."""
+    call = ToolCall(id="call_1", function="bash", arguments={"cmd": "ls"})
+    return [
+        ChatMessageAssistant(content="", tool_calls=[call], model="mockllm/model"),
+        ChatMessageTool(content="README.md", tool_call_id="call_1", function="bash"),
+    ]
 
 
 def place_output(
@@ -276,6 +294,13 @@ class Scored:
     judge_calls: int
     state: TaskState | None = None
     scorer: Scorer | None = None
+    own: Any = None
+    """What the eval's own scorer, unrouted, made of the same sample: a `Scored`.
+
+    (Not annotated so: a dataclass reads a string annotation from its module,
+    which the generated module, run from its text, may not be.)"""
+    offline: str | None = None
+    """Why the scorer cannot score the sample offline, if it is declared."""
 
     @property
     def empty_outcome(self) -> str | None:
@@ -314,12 +339,27 @@ class Construct:
         kind: ``factory``, ``shared_helper`` or ``task_scorer``.
         package: The eval's package; its judges are the recording mock.
         output_at: Where the eval keeps the model's output (`task_state`).
+        arguments: The factory's arguments, where the eval's own code takes
+            them from a download (hand-made, as the eval's own tests make them).
+        target: The sample's target (`task_state`).
+        offline: Why the eval's scorer cannot score the offline sample,
+            after the classes of the errors it raises, comma-separated
+            (``"ProcessLookupError: needs a sandbox"``); None if it can.
+        after_tools: Score each output after an agent trajectory (`task_state`).
     """
 
     function: Callable[..., Any]
     kind: str
     package: str
     output_at: str = "state.output"
+    arguments: dict[str, Any] | None = None
+    target: str = TARGET
+    offline: str | None = None
+    after_tools: bool = False
+
+    def after_agent_trajectory(self) -> "Construct":
+        """The same construct, scoring each output after a tool-calling turn."""
+        return replace(self, after_tools=True)
 
     async def score(
         self, output: ModelOutput, metadata: dict[str, Any] | None = None
@@ -329,29 +369,39 @@ class Construct:
         An optional dependency absent from the environment is deferred
         (`absent_dependencies_deferred`): the eval's scorer raises
         ``ModuleNotFoundError`` when it first uses it, which only an answer
-        reaches. A scorer that still cannot be built offline (a download) skips
-        the test, with the reason.
+        reaches. A routed scorer's result carries what the scorer it wraps
+        made of the same sample (`Scored.own`).
         """
         function = inspect.unwrap(self.function)
         module, name = function.__module__, function.__name__
         with recording_judge(self.package, module) as judge:
-            try:
-                with absent_dependencies_deferred(self.package.partition(".")[0]):
-                    built = build_scorer(module, name, self.kind, package=self.package)
-            except Exception as error:
-                _skip(
-                    f"{name} cannot be built offline: {type(error).__name__}: {error}"
+            with absent_dependencies_deferred(self.package.partition(".")[0]):
+                built = build_scorer(
+                    module,
+                    name,
+                    self.kind,
+                    package=self.package,
+                    arguments=self.arguments,
                 )
-            state = task_state(output, output_at=self.output_at, metadata=metadata)
-            scorers = built if isinstance(built, list) else [built]
-            return [await score_output(scorer, state, judge) for scorer in scorers]
+            scored = []
+            for scorer in built if isinstance(built, list) else [built]:
+                one = await score_output(scorer, self._state(output, metadata), judge)
+                one.offline = self.offline
+                wrapped = getattr(scorer, "__wrapped__", None)
+                if wrapped is not None:
+                    sample = self._state(output, metadata)
+                    one.own = await score_output(wrapped, sample, judge)
+                scored.append(one)
+            return scored
 
-
-def _skip(reason: str) -> None:
-    # imported here: only the tests that use a Construct run under pytest
-    import pytest
-
-    pytest.skip(" ".join(reason.split())[:300])
+    def _state(self, output: ModelOutput, metadata: dict[str, Any] | None) -> TaskState:
+        return task_state(
+            output,
+            output_at=self.output_at,
+            metadata=metadata,
+            target=self.target,
+            after_tools=self.after_tools,
+        )
 
 
 @contextmanager
@@ -448,11 +498,15 @@ class _Absent:
         if self._finder.building:
             return _Absent(f"{self._name}()", self._finder)
         top = self._name.partition(".")[0]
-        raise ModuleNotFoundError(
+        raise AbsentDependencyError(
             f"No module named {top!r} (an optional dependency not installed here; "
             f"the scorer uses {self._name})",
             name=top,
         )
+
+
+class AbsentDependencyError(ModuleNotFoundError):
+    """The scorer used an optional dependency not installed here."""
 
 
 class _EvalsOwnVerdict:
@@ -463,11 +517,9 @@ class _EvalsOwnVerdict:
 EVALS_OWN_VERDICT: Any = _EvalsOwnVerdict()
 """A verdict only the eval's scorer can compute (an expression over its locals).
 
-Its value is not checked; its route, reason and the judge's silence are.
+Its value is not checked but for being one (not NaN); its route, reason and
+the judge's silence are.
 """
-
-ROUTER_ERRORS = ("ContextOverflowError", "EmptyResponseError")
-"""The errors the router raises for a non-answer it does not score."""
 
 
 def assert_verdict(scored: list[Scored], outcome: str, value: Any, reason: str) -> None:
@@ -480,6 +532,8 @@ def assert_verdict(scored: list[Scored], outcome: str, value: Any, reason: str) 
             value = value(one.state, one.state.target)
         if value is not EVALS_OWN_VERDICT:
             assert same_value(one.score.value, value), (outcome, one.score.value)
+        else:  # a verdict still, not the unscored NaN
+            assert not is_nan(one.score.value), (outcome, one.score.value)
         assert (one.score.reason, one.empty_outcome) == (reason, outcome)
         assert one.judge_calls == 0, f"{outcome}: the judge was called"
 
@@ -501,17 +555,67 @@ def assert_raised(scored: list[Scored], outcome: str, error: str) -> None:
         assert one.judge_calls == 0, f"{outcome}: the judge was called"
 
 
-def assert_reaches_scorer(scored: list[Scored], outcome: str | None = None) -> None:
-    """The eval's own scorer decided: its score (marked with `outcome`) or its error.
+def assert_scored(
+    scored: list[Scored], outcome: str, route: str, reason: str | None = None
+) -> None:
+    """The router gave the sample to the eval's scorer, as `route` gives it.
 
-    An answer (`outcome` None) carries no ``empty_outcome``; an error, if the
-    scorer needs more than this sample gives it, is never the router's.
+    The routed score is the scorer's own on the same sample (`Scored.own`):
+    its value, and its ``reason`` and ``explanation`` on the ``score`` route;
+    on ``score_tagged`` a failing score with no reason of its own gets
+    `reason`, the route's, and an explanation. A passing score is the same on
+    both routes, so only a failing one shows the tag. A non-answer is marked
+    with its ``empty_outcome``, an answer (`outcome` ``answered``) is not.
+
+    The scorer may fail to score the offline sample only as its construct
+    declares (`Construct.offline`) or for want of an optional dependency, and
+    the routed scorer must then raise what the scorer raises; any other error
+    of the scorer fails the test.
     """
+    # imported here: the router's rule of a failing score; only the tests use it
+    from empty_migrate.runtime.router import is_failing
+
+    marked = None if outcome == "answered" else outcome
     for one in scored:
-        if one.raised is not None:
-            assert type(one.raised).__name__ not in ROUTER_ERRORS, repr(one.raised)
-        elif one.score is not None:
-            assert one.empty_outcome == outcome, (outcome, one.score.metadata)
+        own = one.own
+        assert own is not None, f"{outcome}: the scorer is not routed"
+        if own.raised is not None:
+            assert _cannot_score_offline(own.raised, one.offline), (
+                f"{outcome}: the eval's scorer raised {own.raised!r}"
+            )
+            assert _same_error(one.raised, own.raised), (outcome, one.raised)
+            continue
+        assert one.raised is None, f"{outcome}: raised {one.raised!r}"
+        if own.score is None or one.score is None:
+            assert one.score is own.score is None, (outcome, one.score)
+            continue
+        assert same_value(one.score.value, own.score.value), (outcome, one.score)
+        assert one.empty_outcome == marked, (outcome, one.score.metadata)
+        mine = own.score
+        if route == "score_tagged" and mine.reason is None and is_failing(mine.value):
+            assert one.score.reason == reason, (outcome, one.score.reason)
+            assert one.score.explanation, f"{outcome}: the tag has no explanation"
+            if mine.explanation:
+                assert one.score.explanation == mine.explanation, outcome
+        else:
+            assert one.score.reason == mine.reason, (outcome, one.score.reason)
+            assert one.score.explanation == mine.explanation, outcome
+
+
+def _same_error(error: Exception | None, expected: Exception) -> bool:
+    """The same class and message, object addresses aside."""
+    if type(error) is not type(expected):
+        return False
+    return _ADDRESS.sub("0x", str(error)) == _ADDRESS.sub("0x", str(expected))
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def _cannot_score_offline(error: Exception, offline: str | None) -> bool:
+    """Whether the error is one the scorer is declared to raise offline."""
+    classes = (offline or "").partition(":")[0].split(", ")
+    return type(error).__name__ in classes or isinstance(error, ModuleNotFoundError)
 
 
 def assert_metrics_accept(scored: list[Scored], keys: Sequence[str]) -> None:
@@ -564,7 +668,12 @@ def is_nan(value: Any) -> bool:
 
 
 def build_scorer(
-    module_name: str, name: str, construct: str, *, package: str | None = None
+    module_name: str,
+    name: str,
+    construct: str,
+    *,
+    package: str | None = None,
+    arguments: dict[str, Any] | None = None,
 ) -> Scorer | list[Scorer]:
     """The scorer as the eval's code builds it by default.
 
@@ -587,6 +696,7 @@ def build_scorer(
         package: Where to look for the call of a factory that needs
             arguments: by default the eval package the module is in
             (``inspect_evals.<eval>``).
+        arguments: A factory's arguments, given: it is called with them.
 
     Raises:
         Exception: Whatever building the scorer raises offline (a missing
@@ -600,6 +710,8 @@ def build_scorer(
         site = _with_callers_arguments(_task_scorer_site(module, name), home, name)
     else:
         factory = getattr(module, name)
+        if arguments is not None:
+            return _scorers(factory(**arguments), f"{name}(**{sorted(arguments)})")
         if not _required_parameters(factory):
             return _scorers(factory(), f"{name}()")
         try:

@@ -82,6 +82,7 @@ __all__ = [
     "classify_output",
     "classify_outputs",
     "first_assistant_output",
+    "is_failing",
     "last_assistant_output",
     "located_outputs",
     "metadata_output",
@@ -1032,19 +1033,23 @@ def _annotate(
         return result
     annotated = result.model_copy(deep=True)
     annotated.metadata = {**(annotated.metadata or {}), **_outcome_metadata(found)}
-    if tag and annotated.reason is None and _is_failing(annotated.value):
+    if tag and annotated.reason is None and is_failing(annotated.value):
         annotated.reason = route_reason(found.outcome)
         annotated.explanation = annotated.explanation or found.explanation
     return annotated
 
 
-def _is_failing(value: Value | None) -> bool:
+def is_failing(value: Value | None) -> bool:
+    """Whether a score fails: the scores a tagged route marks with its reason.
+
+    ``INCORRECT``, ``NOANSWER``, zero, or a dict or list of nothing but those.
+    """
     if isinstance(value, str):
         return value in (INCORRECT, NOANSWER)
     if isinstance(value, bool | int | float):
         return not math.isnan(value) and value == 0
     if isinstance(value, Mapping):
-        return bool(value) and all(_is_failing(v) for v in value.values())
+        return bool(value) and all(is_failing(v) for v in value.values())
     if isinstance(value, list | tuple):
-        return bool(value) and all(_is_failing(v) for v in value)
+        return bool(value) and all(is_failing(v) for v in value)
     return False

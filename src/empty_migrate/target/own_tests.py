@@ -106,6 +106,7 @@ def run_tests(
     paths: Sequence[str],
     workers: int = 2,
     skips: dict[str, str] | None = None,
+    keyword: str | None = None,
 ) -> dict[str, CaseOutcome]:
     """Run the target's tests in `paths` on a copy of `tree`; each test id's outcome.
 
@@ -115,6 +116,7 @@ def run_tests(
         paths: Test folders or files, from the tree's root.
         workers: pytest-xdist workers (1: none).
         skips: If given, filled with each skipped test's reason.
+        keyword: If given, only the tests it selects (pytest's ``-k``).
     """
     with tempfile.TemporaryDirectory(prefix="empty-migrate-tests-") as scratch:
         copy = Path(scratch) / "tree"
@@ -125,6 +127,8 @@ def run_tests(
         command += ["--continue-on-collection-errors", f"--junitxml={report}"]
         if workers > 1:
             command += ["-n", str(workers)]
+        if keyword is not None:
+            command += ["-k", keyword]
         environ = {**os.environ, **OFFLINE, "PYTHONPATH": str(copy / "src")}
         result = subprocess.run(
             command, cwd=copy, env=environ, capture_output=True, text=True

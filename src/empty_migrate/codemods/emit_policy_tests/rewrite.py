@@ -20,6 +20,7 @@ run keeps a maintainer's edit to them
 changes no score; it runs only when the eval's scoring was migrated.
 """
 
+import ast
 import textwrap
 from functools import cache
 from typing import Any
@@ -31,7 +32,7 @@ from empty_migrate.codemods.kit.generated import (
     with_docstring,
 )
 from empty_migrate.codemods.kit.imports import NeededImports
-from empty_migrate.codemods.kit.router_call import value
+from empty_migrate.codemods.kit.router_call import ROUTER_MODULE, value
 from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
 from empty_migrate.entries.output_locations import observable
 from empty_migrate.entries.schema import Resolved, ScorerEntry, VerdictExpression
@@ -94,6 +95,8 @@ def fixtures_text() -> str:
     Its module docstring is the target's own (`DOCSTRING`).
     """
     source = with_docstring(module_source("empty_migrate.runtime.probe"), DOCSTRING)
+    # the probe reads the router's rules; in the target, from the router installed
+    source = source.replace("empty_migrate.runtime.router", ROUTER_MODULE)
     return ruff_clean(f"{source}\n\n{_outputs_section()}")
 
 
@@ -147,6 +150,12 @@ class _Plan:
                 continue
             route = route_for(settings.category, outcome, overrides)
             self._row(scorer, constant, outcome, route, settings)
+            agent = route_for(
+                settings.category, outcome, overrides, after_trajectory=True
+            )
+            if agent != route:
+                after = f"{constant}.after_agent_trajectory()"
+                self._row(scorer, after, outcome, agent, settings, "-after_tools")
         self.rows["ANSWERED"].append(_param(constant, id=self._local(scorer)))
         self._metadata(settings)
 
@@ -156,11 +165,32 @@ class _Plan:
         self.imports.add(scorer.module, imported)
         self.imports.add(FIXTURES_MODULE, "Construct")
         constant = local.strip("_").upper()
+        options = [f"output_at={settings.output!r}"]
+        if scorer.probe_arguments:
+            arguments = self._arguments(scorer, constant)
+            options.append(f"arguments={arguments}")
+        if settings.probe_target is not None:
+            options.append(f"target={settings.probe_target!r}")
+        if settings.probe_offline is not None:
+            options.append(f"offline={settings.probe_offline!r}")
         self.constructs.append(
             f"{constant} = Construct({local}, {scorer.construct!r}, "
-            f'"inspect_evals.{self.target.name}", output_at={settings.output!r})\n'
+            f'"inspect_evals.{self.target.name}", {", ".join(options)})\n'
         )
         return constant
+
+    def _arguments(self, scorer: ScorerEntry, constant: str) -> str:
+        """The module constant holding the factory's hand-made arguments."""
+        given = scorer.probe_arguments or {}
+        for expression in given.values():
+            code = VerdictExpression(expression=expression, meaning="an argument")
+            if not self._import_free_names(scorer, code):
+                raise ValueError(f"{scorer.name}: probe_arguments read its locals")
+        name = f"{constant}_ARGUMENTS"
+        pairs = "".join(f"    {key!r}: {text},\n" for key, text in given.items())
+        self.constructs.append(f"{name}: dict[str, Any] = {{\n{pairs}}}\n")
+        self.imports.add("typing", "Any")
+        return name
 
     def _local(self, scorer: ScorerEntry) -> str:
         """The construct's name in the test module.
@@ -182,8 +212,9 @@ class _Plan:
         outcome: Outcome,
         route: Route,
         settings: Resolved,
+        suffix: str = "",
     ) -> None:
-        name = f"{self._local(scorer)}-{outcome}"
+        name = f"{self._local(scorer)}-{outcome}{suffix}"
         if route in (Route.NO_ANSWER, Route.REFUSAL_VERDICT):
             verdict = self._verdict(scorer, route, settings)
             reason = route_reason(outcome)
@@ -196,7 +227,11 @@ class _Plan:
             row = _param(constant, repr(str(outcome)), repr(error), id=name)
             self.rows["RAISED"].append(row)
         else:
-            self.rows["SCORED"].append(_param(constant, repr(str(outcome)), id=name))
+            reason = repr(route_reason(outcome))
+            row = _param(
+                constant, repr(str(outcome)), repr(str(route)), reason, id=name
+            )
+            self.rows["SCORED"].append(row)
 
     def _verdict(self, scorer: ScorerEntry, route: Route, settings: Resolved) -> str:
         name = (
@@ -207,33 +242,103 @@ class _Plan:
             verdict = "N"
         if isinstance(verdict, VerdictExpression):
             if not self._import_free_names(scorer, verdict):
-                self.imports.add(FIXTURES_MODULE, "EVALS_OWN_VERDICT")
-                return "EVALS_OWN_VERDICT"
+                return self._once(scorer, name, self._bound(scorer, verdict))
         return value(self.imports, verdict)
+
+    def _once(self, scorer: ScorerEntry, name: str, text: str) -> str:
+        """A module constant holding the verdict `text`, written once."""
+        if text == "EVALS_OWN_VERDICT":
+            return text
+        constant = f"{self._local(scorer).strip('_').upper()}_{name.upper()}"
+        line = f"{constant} = {text}\n"
+        if line not in self.constructs:
+            self.constructs.append(line)
+        return constant
+
+    def _bound(self, scorer: ScorerEntry, verdict: VerdictExpression) -> str:
+        """The expression with the construct's parameters it reads bound.
+
+        Each to the argument the test builds the scorer with: its hand-made
+        one (`ScorerEntry.probe_arguments`) or the parameter's default, as
+        the probe builds it (coconot's ``subset``). An expression that reads
+        a local of the construct's body (healthbench's ``_empty_score_value``)
+        only the eval's scorer can compute: `EVALS_OWN_VERDICT`.
+        """
+        module_names = verdict.free_names() & self._module_names(scorer)
+        names = sorted(verdict.free_names() - module_names)
+        given = scorer.probe_arguments or {}
+        defaults = self._parameter_defaults(scorer)
+        if not set(names) <= {*given, *defaults}:
+            self.imports.add(FIXTURES_MODULE, "EVALS_OWN_VERDICT")
+            return "EVALS_OWN_VERDICT"
+        self._import(scorer, module_names)
+        constant = self._local(scorer).strip("_").upper()
+        bound = [
+            f"{constant}_ARGUMENTS[{name!r}]" if name in given else defaults[name]
+            for name in names
+        ]
+        return f"(lambda {', '.join(names)}: {verdict.expression})({', '.join(bound)})"
+
+    def _parameter_defaults(self, scorer: ScorerEntry) -> dict[str, str]:
+        """The construct's parameters with a literal default, as source text."""
+        tree = ast.parse(self.target.read(self.target.source(scorer.file)))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == scorer.name:
+                arguments = node.args
+                positional = [*arguments.posonlyargs, *arguments.args]
+                pairs = [
+                    *zip(positional[::-1], arguments.defaults[::-1], strict=False),
+                    *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
+                ]
+                return {
+                    arg.arg: repr(ast.literal_eval(default))
+                    for arg, default in pairs
+                    if default is not None and _is_literal(default)
+                }
+        return {}
+
+    def _module_names(self, scorer: ScorerEntry) -> set[str]:
+        """The names bound at the top of the construct's module."""
+        tree = self.target.workspace.parse(
+            self.target.read(self.target.source(scorer.file))
+        )
+        return set(scope_bindings(tree.body))
 
     def _import_free_names(
         self, scorer: ScorerEntry, verdict: VerdictExpression
     ) -> bool:
         """Import what the expression names; False if it reads the scorer's locals."""
+        free = verdict.free_names()
+        if not free <= self._module_names(scorer):
+            return False
+        self._import(scorer, free)
+        return True
+
+    def _import(self, scorer: ScorerEntry, names: set[str]) -> None:
+        """Import `names`, bound at the top of the construct's module.
+
+        A name the module imports comes from where the module has it (the
+        target's mypy wants no implicit re-export); any other from the module.
+        """
         tree = self.target.workspace.parse(
             self.target.read(self.target.source(scorer.file))
         )
-        bound = scope_bindings(tree.body)
-        modules = {
-            binding.local
+        package = scorer.module.rpartition(".")[0]
+        imported = {
+            binding.local: binding
             for node in tree.body
-            for binding in import_bindings(node)
-            if binding.name is None
+            for binding in import_bindings(node, package)
         }
-        free = sorted(verdict.free_names())
-        if not set(free) <= set(bound):
-            return False
-        for name in free:
-            if name in modules:
-                self.module_imports.add(name)
-            else:
+        for name in sorted(names):
+            binding = imported.get(name)
+            if binding is None:
                 self.imports.add(scorer.module, name)
-        return True
+            elif binding.name is None:
+                self.module_imports.add(name)
+            elif binding.name == name:
+                self.imports.add(binding.module, name)
+            else:
+                self.imports.add(binding.module, f"{binding.name} as {name}")
 
     def _metadata(self, settings: Resolved) -> None:
         if isinstance(settings.copy_metadata, list):
@@ -277,6 +382,14 @@ class _Plan:
                 *tests,
             ]
         )
+
+
+def _is_literal(node: ast.expr) -> bool:
+    try:
+        ast.literal_eval(node)
+    except ValueError:
+        return False
+    return True
 
 
 def _param(*values: str, id: str) -> str:
@@ -324,8 +437,8 @@ _ASSERTS = {
     "VERDICTS": "assert_verdict",
     "UNSCORED": "assert_unscored",
     "RAISED": "assert_raised",
-    "SCORED": "assert_reaches_scorer",
-    "ANSWERED": "assert_reaches_scorer",
+    "SCORED": "assert_scored",
+    "ANSWERED": "assert_scored",
 }
 _TESTS = {
     "VERDICTS": """
@@ -353,17 +466,19 @@ async def test_machinery_failure_raises(construct, outcome, error, metadata):
 """,
     "SCORED": """
 @pytest.mark.parametrize("metadata", METADATA)
-@pytest.mark.parametrize(("construct", "outcome"), SCORED)
-async def test_non_answer_reaches_the_scorer_tagged(construct, outcome, metadata):
+@pytest.mark.parametrize(("construct", "outcome", "route", "reason"), SCORED)
+async def test_non_answer_reaches_the_scorer(
+    construct, outcome, route, reason, metadata
+):
     scored = await construct.score(outcome_output(outcome), metadata)
-    assert_reaches_scorer(scored, outcome)
+    assert_scored(scored, outcome, route, reason)
 """,
     "ANSWERED": """
 @pytest.mark.parametrize("metadata", METADATA)
 @pytest.mark.parametrize("construct", ANSWERED)
 async def test_answer_reaches_the_scorer(construct, metadata):
     scored = await construct.score(outcome_output("answered"), metadata)
-    assert_reaches_scorer(scored)
+    assert_scored(scored, "answered", "score")
 """,
 }
 _METRICS_TEST = """

@@ -29,6 +29,8 @@ _NOT_IN_ROUTER_CALL = frozenset(
         "polarity_labels",
         "judge",
         "probe_metadata",
+        "probe_target",
+        "probe_offline",
         "absent_metadata",
     }
 )

@@ -11,7 +11,7 @@ import pytest
 from inspect_evals.demo.scorer import demo_scorer
 from tests.utils.empty_response import (
     Construct,
-    assert_reaches_scorer,
+    assert_scored,
     assert_unscored,
     outcome_output,
 )
@@ -32,9 +32,23 @@ UNSCORED = [
 ]
 
 SCORED = [
-    pytest.param(DEMO_SCORER, "reasoning_only", id="demo_scorer-reasoning_only"),
-    pytest.param(DEMO_SCORER, "tool_calls_only", id="demo_scorer-tool_calls_only"),
-    pytest.param(DEMO_SCORER, "refused", id="demo_scorer-refused"),
+    pytest.param(
+        DEMO_SCORER,
+        "reasoning_only",
+        "score_tagged",
+        "no_response",
+        id="demo_scorer-reasoning_only",
+    ),
+    pytest.param(
+        DEMO_SCORER,
+        "tool_calls_only",
+        "score_tagged",
+        "no_response",
+        id="demo_scorer-tool_calls_only",
+    ),
+    pytest.param(
+        DEMO_SCORER, "refused", "score_tagged", "refusal", id="demo_scorer-refused"
+    ),
 ]
 
 ANSWERED = [
@@ -50,14 +64,16 @@ async def test_instrument_failure_is_unscored(construct, outcome, metadata):
 
 
 @pytest.mark.parametrize("metadata", METADATA)
-@pytest.mark.parametrize(("construct", "outcome"), SCORED)
-async def test_non_answer_reaches_the_scorer_tagged(construct, outcome, metadata):
+@pytest.mark.parametrize(("construct", "outcome", "route", "reason"), SCORED)
+async def test_non_answer_reaches_the_scorer(
+    construct, outcome, route, reason, metadata
+):
     scored = await construct.score(outcome_output(outcome), metadata)
-    assert_reaches_scorer(scored, outcome)
+    assert_scored(scored, outcome, route, reason)
 
 
 @pytest.mark.parametrize("metadata", METADATA)
 @pytest.mark.parametrize("construct", ANSWERED)
 async def test_answer_reaches_the_scorer(construct, metadata):
     scored = await construct.score(outcome_output("answered"), metadata)
-    assert_reaches_scorer(scored)
+    assert_scored(scored, "answered", "score")

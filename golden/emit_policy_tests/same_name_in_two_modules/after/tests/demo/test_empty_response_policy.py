@@ -18,7 +18,7 @@ from inspect_evals.demo.threats import (
 from tests.utils.empty_response import (
     Construct,
     assert_raised,
-    assert_reaches_scorer,
+    assert_scored,
     assert_unscored,
     assert_verdict,
     outcome_output,
@@ -169,6 +169,23 @@ RAISED = [
     ),
 ]
 
+SCORED = [
+    pytest.param(
+        MALWARE_CHOICE_WITH_JACCARD.after_agent_trajectory(),
+        "overflow",
+        "score_tagged",
+        None,
+        id="malware_choice_with_jaccard-overflow-after_tools",
+    ),
+    pytest.param(
+        THREATS_CHOICE_WITH_JACCARD.after_agent_trajectory(),
+        "overflow",
+        "score_tagged",
+        None,
+        id="threats_choice_with_jaccard-overflow-after_tools",
+    ),
+]
+
 ANSWERED = [
     pytest.param(MALWARE_CHOICE_WITH_JACCARD, id="malware_choice_with_jaccard"),
     pytest.param(THREATS_CHOICE_WITH_JACCARD, id="threats_choice_with_jaccard"),
@@ -199,7 +216,16 @@ async def test_machinery_failure_raises(construct, outcome, error, metadata):
 
 
 @pytest.mark.parametrize("metadata", METADATA)
+@pytest.mark.parametrize(("construct", "outcome", "route", "reason"), SCORED)
+async def test_non_answer_reaches_the_scorer(
+    construct, outcome, route, reason, metadata
+):
+    scored = await construct.score(outcome_output(outcome), metadata)
+    assert_scored(scored, outcome, route, reason)
+
+
+@pytest.mark.parametrize("metadata", METADATA)
 @pytest.mark.parametrize("construct", ANSWERED)
 async def test_answer_reaches_the_scorer(construct, metadata):
     scored = await construct.score(outcome_output("answered"), metadata)
-    assert_reaches_scorer(scored)
+    assert_scored(scored, "answered", "score")

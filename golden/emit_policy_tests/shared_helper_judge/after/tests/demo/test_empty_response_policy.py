@@ -13,7 +13,7 @@ from inspect_evals.utils.demo_common import demo_judge
 from tests.utils.empty_response import (
     Construct,
     assert_raised,
-    assert_reaches_scorer,
+    assert_scored,
     assert_unscored,
     assert_verdict,
     outcome_output,
@@ -70,6 +70,16 @@ RAISED = [
     ),
 ]
 
+SCORED = [
+    pytest.param(
+        DEMO_JUDGE.after_agent_trajectory(),
+        "overflow",
+        "score_tagged",
+        None,
+        id="demo_judge-overflow-after_tools",
+    ),
+]
+
 ANSWERED = [
     pytest.param(DEMO_JUDGE, id="demo_judge"),
 ]
@@ -99,7 +109,16 @@ async def test_machinery_failure_raises(construct, outcome, error, metadata):
 
 
 @pytest.mark.parametrize("metadata", METADATA)
+@pytest.mark.parametrize(("construct", "outcome", "route", "reason"), SCORED)
+async def test_non_answer_reaches_the_scorer(
+    construct, outcome, route, reason, metadata
+):
+    scored = await construct.score(outcome_output(outcome), metadata)
+    assert_scored(scored, outcome, route, reason)
+
+
+@pytest.mark.parametrize("metadata", METADATA)
 @pytest.mark.parametrize("construct", ANSWERED)
 async def test_answer_reaches_the_scorer(construct, metadata):
     scored = await construct.score(outcome_output("answered"), metadata)
-    assert_reaches_scorer(scored)
+    assert_scored(scored, "answered", "score")

@@ -1,0 +1,6 @@
+from pydantic import BaseModel
+
+
+class Dimension(BaseModel):
+    name: str
+    question: str

@@ -196,7 +196,7 @@ def overridden(cell: tuple[str, str, str]) -> bool:
     Its override is in the eval's code, which the revert restores.
     """
     entry = load_registry().get(cell[0])
-    outcome = cell[2].removesuffix(f"-{AFTER_TOOLS}")
+    outcome = cell[2].partition("-")[0]  # without -after_tools, -in_transcript
     return any(
         override.outcome == outcome
         for scorer in entry.scorers
@@ -221,7 +221,8 @@ def tag_only(cell: tuple[str, str, str], outcomes: dict[str, CaseOutcome]) -> bo
 def cells(outcomes: dict[str, CaseOutcome]) -> set[tuple[str, str, str]]:
     """(eval, construct, outcome) of each test: the routing cell it reads.
 
-    A test id's parameters are ``<construct>-<outcome>[-after_tools]-<sample>``,
+    A test id's parameters are
+    ``<construct>-<outcome>[-after_tools|-in_transcript]-<sample>``,
     an answer's ``<construct>-<sample>``.
     """
     found: defaultdict[tuple[str, str, str], int] = defaultdict(int)

@@ -223,6 +223,7 @@ def task_state(
     choices: Sequence[str] | None = None,
     target: str | list[str] = TARGET,
     after_tools: bool = False,
+    slot_empty: bool = False,
 ) -> TaskState:
     """The task state a scorer sees after the model under test produced `output`.
 
@@ -239,6 +240,9 @@ def task_state(
         after_tools: Whether the model ran a tool before `output`: the
             messages hold its tool-calling turn and the tool's result (an
             agent trajectory), the output slot still holds `output`.
+        slot_empty: Whether the solver left the output slot empty, so the
+            model's last turn is only in the messages (an agent that never
+            writes it, a solver that keeps the answer elsewhere).
     """
     state = TaskState(
         model=ModelName("mockllm/model"),
@@ -254,6 +258,8 @@ def task_state(
     if after_tools:
         state.messages += tool_turn()
     place_output(state, output, output_at)
+    if slot_empty:
+        state.output = ModelOutput(model="mockllm/model")
     return state
 
 
@@ -346,6 +352,8 @@ class Construct:
             after the classes of the errors it raises, comma-separated
             (``"ProcessLookupError: needs a sandbox"``); None if it can.
         after_tools: Score each output after an agent trajectory (`task_state`).
+        slot_empty: Leave the output slot empty, the output's message only in
+            the messages (`task_state`).
     """
 
     function: Callable[..., Any]
@@ -356,10 +364,15 @@ class Construct:
     target: str = TARGET
     offline: str | None = None
     after_tools: bool = False
+    slot_empty: bool = False
 
     def after_agent_trajectory(self) -> "Construct":
         """The same construct, scoring each output after a tool-calling turn."""
         return replace(self, after_tools=True)
+
+    def left_in_transcript(self) -> "Construct":
+        """The same construct, scoring an agent's last turn with the slot empty."""
+        return replace(self, after_tools=True, slot_empty=True)
 
     async def score(
         self, output: ModelOutput, metadata: dict[str, Any] | None = None
@@ -401,6 +414,7 @@ class Construct:
             metadata=metadata,
             target=self.target,
             after_tools=self.after_tools,
+            slot_empty=self.slot_empty,
         )
 
 

@@ -34,7 +34,7 @@ from empty_migrate.codemods.kit.generated import (
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.codemods.kit.router_call import ROUTER_MODULE, value
 from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
-from empty_migrate.entries.output_locations import observable
+from empty_migrate.entries.output_locations import observable, seen_as
 from empty_migrate.entries.schema import Resolved, ScorerEntry, VerdictExpression
 from empty_migrate.runtime.policy import Outcome, Route, route_for, route_reason
 from empty_migrate.source.syntax import import_bindings, scope_bindings
@@ -124,6 +124,20 @@ def policy_test_text(target: EvalTarget) -> str:
     return plan.text()
 
 
+GAVE_UP = (Outcome.TOOL_CALLS_ONLY, Outcome.EMPTY, Outcome.REASONING_ONLY)
+"""How an agent's last turn gives up: tested with the output slot left empty."""
+
+
+def _read_through(outcome: Outcome) -> bool:
+    """Whether the router reads `outcome` from a last turn left in the transcript.
+
+    With the slot empty the router reads the model's last message, which keeps
+    tool calls and reasoning but not the stop reason (outside a running sample
+    there is no model call to read it from).
+    """
+    return outcome in GAVE_UP and seen_as(outcome, "last_assistant") == outcome
+
+
 class _Plan:
     """The rows of one eval's test tables, and the imports they need."""
 
@@ -156,6 +170,9 @@ class _Plan:
             if agent != route:
                 after = f"{constant}.after_agent_trajectory()"
                 self._row(scorer, after, outcome, agent, settings, "-after_tools")
+            if settings.output == "state.output" and _read_through(outcome):
+                left = f"{constant}.left_in_transcript()"
+                self._row(scorer, left, outcome, agent, settings, "-in_transcript")
         self.rows["ANSWERED"].append(_param(constant, id=self._local(scorer)))
         self._metadata(settings)
 

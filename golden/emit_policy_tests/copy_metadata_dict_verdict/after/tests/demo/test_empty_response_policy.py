@@ -38,6 +38,13 @@ VERDICTS = [
         id="demo_scorer-empty",
     ),
     pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "empty",
+        {"score": NOANSWER, "element_acc": 0.0},
+        "no_response",
+        id="demo_scorer-empty-in_transcript",
+    ),
+    pytest.param(
         DEMO_SCORER,
         "reasoning_only",
         {"score": NOANSWER, "element_acc": 0.0},
@@ -45,11 +52,25 @@ VERDICTS = [
         id="demo_scorer-reasoning_only",
     ),
     pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "reasoning_only",
+        {"score": NOANSWER, "element_acc": 0.0},
+        "no_response",
+        id="demo_scorer-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         DEMO_SCORER,
         "tool_calls_only",
         {"score": NOANSWER, "element_acc": 0.0},
         "no_response",
         id="demo_scorer-tool_calls_only",
+    ),
+    pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "tool_calls_only",
+        {"score": NOANSWER, "element_acc": 0.0},
+        "no_response",
+        id="demo_scorer-tool_calls_only-in_transcript",
     ),
     pytest.param(
         DEMO_SCORER,

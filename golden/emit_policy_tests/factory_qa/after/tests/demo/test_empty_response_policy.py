@@ -31,6 +31,13 @@ METADATA = [
 VERDICTS = [
     pytest.param(DEMO_SCORER, "empty", NOANSWER, "no_response", id="demo_scorer-empty"),
     pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "empty",
+        NOANSWER,
+        "no_response",
+        id="demo_scorer-empty-in_transcript",
+    ),
+    pytest.param(
         DEMO_SCORER,
         "reasoning_only",
         NOANSWER,
@@ -38,11 +45,25 @@ VERDICTS = [
         id="demo_scorer-reasoning_only",
     ),
     pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "reasoning_only",
+        NOANSWER,
+        "no_response",
+        id="demo_scorer-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         DEMO_SCORER,
         "tool_calls_only",
         NOANSWER,
         "no_response",
         id="demo_scorer-tool_calls_only",
+    ),
+    pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "tool_calls_only",
+        NOANSWER,
+        "no_response",
+        id="demo_scorer-tool_calls_only-in_transcript",
     ),
     pytest.param(
         DEMO_SCORER, "truncated", NOANSWER, "no_response", id="demo_scorer-truncated"

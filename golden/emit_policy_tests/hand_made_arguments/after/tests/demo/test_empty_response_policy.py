@@ -56,6 +56,13 @@ VERDICTS = [
         id="demo_scorer-empty",
     ),
     pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "empty",
+        DEMO_SCORER_NO_ANSWER_VERDICT,
+        "no_response",
+        id="demo_scorer-empty-in_transcript",
+    ),
+    pytest.param(
         DEMO_SCORER,
         "reasoning_only",
         DEMO_SCORER_NO_ANSWER_VERDICT,
@@ -63,11 +70,25 @@ VERDICTS = [
         id="demo_scorer-reasoning_only",
     ),
     pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "reasoning_only",
+        DEMO_SCORER_NO_ANSWER_VERDICT,
+        "no_response",
+        id="demo_scorer-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         DEMO_SCORER,
         "tool_calls_only",
         DEMO_SCORER_NO_ANSWER_VERDICT,
         "no_response",
         id="demo_scorer-tool_calls_only",
+    ),
+    pytest.param(
+        DEMO_SCORER.left_in_transcript(),
+        "tool_calls_only",
+        DEMO_SCORER_NO_ANSWER_VERDICT,
+        "no_response",
+        id="demo_scorer-tool_calls_only-in_transcript",
     ),
     pytest.param(
         DEMO_SCORER,

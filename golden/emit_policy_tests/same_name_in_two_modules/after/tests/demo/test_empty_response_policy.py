@@ -51,6 +51,13 @@ VERDICTS = [
         id="malware_choice_with_jaccard-empty",
     ),
     pytest.param(
+        MALWARE_CHOICE_WITH_JACCARD.left_in_transcript(),
+        "empty",
+        {"score": NOANSWER, "jaccard": 0.0},
+        "no_response",
+        id="malware_choice_with_jaccard-empty-in_transcript",
+    ),
+    pytest.param(
         MALWARE_CHOICE_WITH_JACCARD,
         "reasoning_only",
         {"score": NOANSWER, "jaccard": 0.0},
@@ -58,11 +65,25 @@ VERDICTS = [
         id="malware_choice_with_jaccard-reasoning_only",
     ),
     pytest.param(
+        MALWARE_CHOICE_WITH_JACCARD.left_in_transcript(),
+        "reasoning_only",
+        {"score": NOANSWER, "jaccard": 0.0},
+        "no_response",
+        id="malware_choice_with_jaccard-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         MALWARE_CHOICE_WITH_JACCARD,
         "tool_calls_only",
         {"score": NOANSWER, "jaccard": 0.0},
         "no_response",
         id="malware_choice_with_jaccard-tool_calls_only",
+    ),
+    pytest.param(
+        MALWARE_CHOICE_WITH_JACCARD.left_in_transcript(),
+        "tool_calls_only",
+        {"score": NOANSWER, "jaccard": 0.0},
+        "no_response",
+        id="malware_choice_with_jaccard-tool_calls_only-in_transcript",
     ),
     pytest.param(
         MALWARE_CHOICE_WITH_JACCARD,
@@ -93,6 +114,13 @@ VERDICTS = [
         id="threats_choice_with_jaccard-empty",
     ),
     pytest.param(
+        THREATS_CHOICE_WITH_JACCARD.left_in_transcript(),
+        "empty",
+        {"score": NOANSWER, "jaccard": 0.0},
+        "no_response",
+        id="threats_choice_with_jaccard-empty-in_transcript",
+    ),
+    pytest.param(
         THREATS_CHOICE_WITH_JACCARD,
         "reasoning_only",
         {"score": NOANSWER, "jaccard": 0.0},
@@ -100,11 +128,25 @@ VERDICTS = [
         id="threats_choice_with_jaccard-reasoning_only",
     ),
     pytest.param(
+        THREATS_CHOICE_WITH_JACCARD.left_in_transcript(),
+        "reasoning_only",
+        {"score": NOANSWER, "jaccard": 0.0},
+        "no_response",
+        id="threats_choice_with_jaccard-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         THREATS_CHOICE_WITH_JACCARD,
         "tool_calls_only",
         {"score": NOANSWER, "jaccard": 0.0},
         "no_response",
         id="threats_choice_with_jaccard-tool_calls_only",
+    ),
+    pytest.param(
+        THREATS_CHOICE_WITH_JACCARD.left_in_transcript(),
+        "tool_calls_only",
+        {"score": NOANSWER, "jaccard": 0.0},
+        "no_response",
+        id="threats_choice_with_jaccard-tool_calls_only-in_transcript",
     ),
     pytest.param(
         THREATS_CHOICE_WITH_JACCARD,

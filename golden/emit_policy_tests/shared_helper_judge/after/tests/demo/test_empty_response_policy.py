@@ -31,6 +31,13 @@ METADATA = [
 VERDICTS = [
     pytest.param(DEMO_JUDGE, "empty", NOANSWER, "no_response", id="demo_judge-empty"),
     pytest.param(
+        DEMO_JUDGE.left_in_transcript(),
+        "empty",
+        NOANSWER,
+        "no_response",
+        id="demo_judge-empty-in_transcript",
+    ),
+    pytest.param(
         DEMO_JUDGE,
         "reasoning_only",
         NOANSWER,
@@ -38,11 +45,25 @@ VERDICTS = [
         id="demo_judge-reasoning_only",
     ),
     pytest.param(
+        DEMO_JUDGE.left_in_transcript(),
+        "reasoning_only",
+        NOANSWER,
+        "no_response",
+        id="demo_judge-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         DEMO_JUDGE,
         "tool_calls_only",
         NOANSWER,
         "no_response",
         id="demo_judge-tool_calls_only",
+    ),
+    pytest.param(
+        DEMO_JUDGE.left_in_transcript(),
+        "tool_calls_only",
+        NOANSWER,
+        "no_response",
+        id="demo_judge-tool_calls_only-in_transcript",
     ),
     pytest.param(
         DEMO_JUDGE, "truncated", NOANSWER, "no_response", id="demo_judge-truncated"

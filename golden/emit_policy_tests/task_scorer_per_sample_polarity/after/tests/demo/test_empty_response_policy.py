@@ -30,10 +30,31 @@ METADATA = [
 VERDICTS = [
     pytest.param(DEMO, "empty", INCORRECT, "no_response", id="demo-empty"),
     pytest.param(
+        DEMO.left_in_transcript(),
+        "empty",
+        INCORRECT,
+        "no_response",
+        id="demo-empty-in_transcript",
+    ),
+    pytest.param(
         DEMO, "reasoning_only", INCORRECT, "no_response", id="demo-reasoning_only"
     ),
     pytest.param(
+        DEMO.left_in_transcript(),
+        "reasoning_only",
+        INCORRECT,
+        "no_response",
+        id="demo-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         DEMO, "tool_calls_only", INCORRECT, "no_response", id="demo-tool_calls_only"
+    ),
+    pytest.param(
+        DEMO.left_in_transcript(),
+        "tool_calls_only",
+        INCORRECT,
+        "no_response",
+        id="demo-tool_calls_only-in_transcript",
     ),
     pytest.param(DEMO, "refused", INCORRECT, "refusal", id="demo-refused"),
     pytest.param(

@@ -37,6 +37,13 @@ METADATA = [
 VERDICTS = [
     pytest.param(DEMO, "empty", DEMO_REFUSAL_VERDICT, "no_response", id="demo-empty"),
     pytest.param(
+        DEMO.left_in_transcript(),
+        "empty",
+        DEMO_REFUSAL_VERDICT,
+        "no_response",
+        id="demo-empty-in_transcript",
+    ),
+    pytest.param(
         DEMO,
         "reasoning_only",
         DEMO_REFUSAL_VERDICT,
@@ -44,11 +51,25 @@ VERDICTS = [
         id="demo-reasoning_only",
     ),
     pytest.param(
+        DEMO.left_in_transcript(),
+        "reasoning_only",
+        DEMO_REFUSAL_VERDICT,
+        "no_response",
+        id="demo-reasoning_only-in_transcript",
+    ),
+    pytest.param(
         DEMO,
         "tool_calls_only",
         DEMO_REFUSAL_VERDICT,
         "no_response",
         id="demo-tool_calls_only",
+    ),
+    pytest.param(
+        DEMO.left_in_transcript(),
+        "tool_calls_only",
+        DEMO_REFUSAL_VERDICT,
+        "no_response",
+        id="demo-tool_calls_only-in_transcript",
     ),
     pytest.param(DEMO, "refused", DEMO_REFUSAL_VERDICT, "refusal", id="demo-refused"),
     pytest.param(

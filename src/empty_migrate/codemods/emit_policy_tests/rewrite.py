@@ -170,7 +170,9 @@ class _Plan:
             if agent != route:
                 after = f"{constant}.after_agent_trajectory()"
                 self._row(scorer, after, outcome, agent, settings, "-after_tools")
-            if settings.output == "state.output" and _read_through(outcome):
+            # where the router decides: the eval's own scorer may need the slot
+            decides = agent not in (Route.SCORE, Route.SCORE_TAGGED)
+            if settings.output == "state.output" and decides and _read_through(outcome):
                 left = f"{constant}.left_in_transcript()"
                 self._row(scorer, left, outcome, agent, settings, "-in_transcript")
         self.rows["ANSWERED"].append(_param(constant, id=self._local(scorer)))

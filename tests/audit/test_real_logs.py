@@ -319,3 +319,15 @@ def test_outcomes_reads_a_known_evals_answer_where_its_entry_says(
 
     assert flags(known) == {True}
     assert flags(source) == {False}  # no provenance: the router's own rule
+
+
+def test_a_model_named_without_its_provider_is_read(tmp_path, capsys):
+    """Hand-made logs and other tools' name the model alone: no traceback."""
+    source = DATA / "0.3.285" / "xstest_output_unset.eval"
+    bare = with_eval(source, tmp_path / "bare.eval", model="model")
+
+    assert main(["outcomes", str(bare), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["model"] for row in rows} == {"model"}
+    assert main(["audit", "--log", str(bare), "--eval", "xstest"]) == 0
+    assert "log " in capsys.readouterr().out

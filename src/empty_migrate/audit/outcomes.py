@@ -525,7 +525,7 @@ def classify_sample(
 def sample_state(header: EvalLog, sample: EvalSample) -> TaskState:
     """The task state a scorer saw for a logged sample, as far as the log keeps it."""
     return TaskState(
-        model=ModelName(header.eval.model),
+        model=_model_name(header.eval.model),
         sample_id=sample.id,
         epoch=sample.epoch,
         input=sample.input,
@@ -537,6 +537,17 @@ def sample_state(header: EvalLog, sample: EvalSample) -> TaskState:
         metadata=sample.metadata,
         store=sample.store,
     )
+
+
+def _model_name(model: str) -> ModelName:
+    try:
+        return ModelName(model)
+    except ValueError:
+        # a log that names its model without the provider (hand-made, or
+        # another tool's): its messages are read, its model calls are not
+        name = ModelName.__new__(ModelName)
+        name.api, name.name = "", model
+        return name
 
 
 def generate_limit(header: EvalLog) -> int | None:

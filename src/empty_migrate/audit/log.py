@@ -375,10 +375,7 @@ def audit_log(
     log = read_header(log_path)
     eval_name, named_task = named or _found(registry, log)
     entry = entry or _entry(registry, eval_name)
-    task = _task_of(log, entry, eval_name, named_task)
-    matches = match_scores(_score_names(log), entry, task, eval_name)
-    scorers = {s.name: s for s in entry.scorers}
-    settings = {m.score: resolve(entry, task, scorers[m.scorer]) for m in matches}
+    task, matches, settings = _score_settings(log, entry, eval_name, named_task)
     rerouted = _rerouted_log(log_path, log, settings)
     log, rows = rerouted.log, rerouted.rows
     after, not_recomputed = recomputed(migrated_log(log, rows))
@@ -425,15 +422,24 @@ def answer_location(registry: Registry) -> Callable[[EvalLog], str]:
         try:
             eval_name, _ = _found(registry, log)
             entry = _entry(registry, eval_name)
-            task = _task_of(log, entry, eval_name, None)
-            matches = match_scores(_score_names(log), entry, task, eval_name)
+            _, _, settings = _score_settings(log, entry, eval_name, None)
         except (AuditLogError, RegistryError):
             return DEFAULT_LOCATION
-        scorers = {s.name: s for s in entry.scorers}
-        outputs = [resolve(entry, task, scorers[m.scorer]).output for m in matches]
-        return next(iter(outputs), DEFAULT_LOCATION)
+        first = next(iter(settings.values()), None)
+        return first.output if first else DEFAULT_LOCATION
 
     return location
+
+
+def _score_settings(
+    log: EvalLog, entry: EvalEntry, eval_name: str, named_task: str | None
+) -> tuple[str, list[ScoreMatch], dict[str, Resolved]]:
+    """The log's task, its scores matched to registry scorers, and their settings."""
+    task = _task_of(log, entry, eval_name, named_task)
+    matches = match_scores(_score_names(log), entry, task, eval_name)
+    scorers = {s.name: s for s in entry.scorers}
+    settings = {m.score: resolve(entry, task, scorers[m.scorer]) for m in matches}
+    return task, matches, settings
 
 
 def _named(registry: Registry, name: str) -> tuple[str, str | None]:

@@ -469,10 +469,10 @@ def _from_transcript(output: ModelOutput) -> ModelOutput:
 
 def _output_of(message: ChatMessageAssistant) -> ModelOutput:
     """The output a model call of the transcript gave as `message`, or a rebuilt one."""
-    for event in reversed(_sample_events()):
-        if _is_model_call(event) and _message_id(event.output) == message.id:
-            output: ModelOutput = event.output.model_copy()
-            return output
+    call = _call_that_gave(message.id)
+    if call is not None:
+        output: ModelOutput = call.output.model_copy()
+        return output
     return ModelOutput(
         model=message.model or "",
         choices=[ChatCompletionChoice(message=message, stop_reason="unknown")],
@@ -528,13 +528,19 @@ def token_limit(output: ModelOutput) -> int | None:
     API exposes no active generate config to a scorer.
     """
     produced = _message_id(output) if isinstance(output, ModelOutput) else None
+    call = _call_that_gave(produced)
+    limit = getattr(getattr(call, "config", None), "max_tokens", None)
+    return int(limit) if limit else _REPLAYED.get()[1]
+
+
+def _call_that_gave(message_id: str | None) -> Any:
+    """The transcript's model call whose output is the message `message_id`."""
+    if message_id is None:
+        return None
     for event in reversed(_sample_events()):
-        if _is_model_call(event) and produced and _message_id(event.output) == produced:
-            limit = getattr(getattr(event, "config", None), "max_tokens", None)
-            if limit:
-                return int(limit)
-            break
-    return _REPLAYED.get()[1]
+        if _is_model_call(event) and _message_id(event.output) == message_id:
+            return event
+    return None
 
 
 _REPLAYED: ContextVar[tuple[Sequence[Any] | None, int | None]] = ContextVar(

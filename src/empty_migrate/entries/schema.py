@@ -225,6 +225,7 @@ class Settings:
     overrides: list[Override] | None = None
     probe_metadata: dict[str, Any] | None = None
     probe_target: str | None = None
+    probe_choices: list[str] | None = None
     probe_offline: Annotated[str, Rule(min_length=10)] | None = None
 
 
@@ -392,6 +393,7 @@ class Resolved:
     overrides: list[Override]
     probe_metadata: dict[str, Any]
     probe_target: str | None
+    probe_choices: list[str] | None
     probe_offline: str | None
 
     def routes(self) -> set[Route]:
@@ -451,6 +453,7 @@ def resolve(
     values.setdefault("polarity_labels", None)
     values.setdefault("probe_metadata", {})
     values.setdefault("probe_target", None)
+    values.setdefault("probe_choices", None)
     values.setdefault("probe_offline", None)
     values.setdefault("refusal_verdict", None)
     values.setdefault("no_answer_verdict", None)

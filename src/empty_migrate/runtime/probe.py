@@ -348,6 +348,8 @@ class Construct:
         arguments: The factory's arguments, where the eval's own code takes
             them from a download (hand-made, as the eval's own tests make them).
         target: The sample's target (`task_state`).
+        choices: The sample's choices, for a multiple-choice scorer
+            (`task_state`); None for a sample without.
         offline: Why the eval's scorer cannot score the offline sample,
             after the classes of the errors it raises, comma-separated
             (``"ProcessLookupError: needs a sandbox"``); None if it can.
@@ -362,6 +364,7 @@ class Construct:
     output_at: str = "state.output"
     arguments: dict[str, Any] | None = None
     target: str = TARGET
+    choices: list[str] | None = None
     offline: str | None = None
     after_tools: bool = False
     slot_empty: bool = False
@@ -413,6 +416,7 @@ class Construct:
             output_at=self.output_at,
             metadata=metadata,
             target=self.target,
+            choices=self.choices,
             after_tools=self.after_tools,
             slot_empty=self.slot_empty,
         )

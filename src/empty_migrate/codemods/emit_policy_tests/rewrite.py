@@ -190,6 +190,8 @@ class _Plan:
             options.append(f"arguments={arguments}")
         if settings.probe_target is not None:
             options.append(f"target={settings.probe_target!r}")
+        if settings.probe_choices is not None:
+            options.append(f"choices={settings.probe_choices!r}")
         if settings.probe_offline is not None:
             options.append(f"offline={settings.probe_offline!r}")
         self.constructs.append(

@@ -30,6 +30,7 @@ _NOT_IN_ROUTER_CALL = frozenset(
         "judge",
         "probe_metadata",
         "probe_target",
+        "probe_choices",
         "probe_offline",
         "absent_metadata",
     }

@@ -1,0 +1,1 @@
+# golden: the fixtures module, as emit_policy_tests generates it today

@@ -25,11 +25,18 @@ import pytest
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.cli.main import main
 from empty_migrate.target import corpus
-from empty_migrate.target.corpus import SOURCE_MARKER, CorpusError, resolve_target
+from empty_migrate.target.corpus import (
+    SOURCE_MARKER,
+    CorpusError,
+    pip_command,
+    resolve_target,
+)
 from empty_migrate.target.release import (
     IndexSettings,
+    ReleaseError,
     download_sdist,
     find_sdist,
+    index_settings,
 )
 from tests.demo import fake_cached_release
 
@@ -275,7 +282,7 @@ def test_a_json_index_is_read(tmp_path):
 def test_a_hash_mismatch_is_one_line(tmp_path):
     index = simple_index(tmp_path / "index", sdist_bytes(tmp_path / "m"), "ab" * 32)
     sdist = find_sdist(VERSION, local(index))
-    with pytest.raises(CorpusError) as raised:
+    with pytest.raises(ReleaseError) as raised:
         download_sdist(sdist, tmp_path / "download", local(index))
     message = str(raised.value)
     assert message.startswith(
@@ -304,14 +311,14 @@ def test_a_hash_mismatch_ends_the_command_in_one_line(
 def test_an_archive_the_index_gives_no_hash_for_is_refused(tmp_path):
     index = simple_index(tmp_path / "index", sdist_bytes(tmp_path / "m"), "")
     sdist = find_sdist(VERSION, local(index))
-    with pytest.raises(CorpusError, match=f"gives no sha256 for {ARCHIVE}, so it"):
+    with pytest.raises(ReleaseError, match=f"gives no sha256 for {ARCHIVE}, so it"):
         download_sdist(sdist, tmp_path / "download", local(index))
     assert not (tmp_path / "download").exists()
 
 
 def test_a_version_the_index_lacks_is_one_line(tmp_path):
     index = simple_index(tmp_path / "index", sdist_bytes(tmp_path / "m"))
-    with pytest.raises(CorpusError) as raised:
+    with pytest.raises(ReleaseError) as raised:
         find_sdist("9.9.8", local(index))
     assert str(raised.value) == (
         "inspect-evals==9.9.8 is not on the package index (no "
@@ -327,7 +334,7 @@ def test_a_web_index_linking_a_local_file_is_not_followed(tmp_path):
         "Handler", (_JsonIndex,), {"do_GET": lambda self: self._send("text/html", body)}
     )
     with serving(handler) as url:
-        with pytest.raises(CorpusError, match="is not on the package index"):
+        with pytest.raises(ReleaseError, match="is not on the package index"):
             find_sdist(VERSION, IndexSettings((f"{url}/simple",)))
 
 
@@ -342,7 +349,7 @@ def test_an_archive_too_large_to_be_a_release_is_refused(tmp_path, monkeypatch):
 
 
 def test_no_index_is_one_line():
-    with pytest.raises(CorpusError, match=r"pip is set to use no package index"):
+    with pytest.raises(ReleaseError, match=r"pip is set to use no package index"):
         find_sdist(VERSION, IndexSettings(()))
 
 
@@ -372,3 +379,58 @@ def test_a_relative_cache_setting_is_refused(
         "absolute one (or unset it to use the user cache)\n",
     )
     assert sorted(p.name for p in demo.repo.iterdir()) == before
+
+
+# which index: pip's settings, in pip's order
+
+
+@pytest.mark.slow
+def test_the_indexes_are_the_ones_pip_is_set_to_use(index_env, monkeypatch):
+    index_env("https://mirror.example/simple")
+    monkeypatch.setenv("PIP_EXTRA_INDEX_URL", "file:///a/simple file:///b/simple")
+    monkeypatch.setenv("PIP_CERT", "/etc/ssl/certs/ca-certificates.crt")
+    monkeypatch.setenv("PIP_DEFAULT_TIMEOUT", "42")
+    settings = index_settings(pip_command())
+    assert settings == IndexSettings(
+        ("https://mirror.example/simple", "file:///a/simple", "file:///b/simple"),
+        cert="/etc/ssl/certs/ca-certificates.crt",
+        timeout=42.0,
+    )
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    assert index_settings(pip_command()).indexes == ()
+
+
+def test_an_index_without_the_project_is_passed_over(tmp_path):
+    empty = tmp_path / "empty/simple"
+    empty.mkdir(parents=True)
+    index = simple_index(tmp_path / "index", sdist_bytes(tmp_path / "m"))
+    sdist = find_sdist(VERSION, IndexSettings((empty.as_uri(), index.as_uri())))
+    assert sdist.url == (tmp_path / "index/files" / ARCHIVE).as_uri()
+
+
+class _Forbidden(_JsonIndex):
+    def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        assert self.headers["Authorization"] == "Basic dXNlcjpzM2NyZXQ="
+        self.send_error(403)
+
+
+def test_an_index_refusing_is_one_line_without_its_password():
+    with serving(_Forbidden) as url:
+        index = url.replace("http://", "http://user:s3cret@") + "/simple"
+        with pytest.raises(ReleaseError) as raised:
+            find_sdist(VERSION, IndexSettings((index,)))
+    assert str(raised.value) == (
+        f"cannot download inspect-evals=={VERSION}: {url}/simple/inspect-evals/ "
+        "answered HTTP 403; check pip's index settings (pip config list), or pass "
+        "--repo PATH to a local checkout"
+    )
+
+
+def test_without_pip_its_variables_name_the_index(monkeypatch):
+    monkeypatch.setenv("PIP_INDEX_URL", "https://mirror.example/simple")
+    monkeypatch.setenv("PIP_EXTRA_INDEX_URL", "file:///a/simple")
+    monkeypatch.delenv("PIP_NO_INDEX", raising=False)
+    assert index_settings(None).indexes == (
+        "https://mirror.example/simple",
+        "file:///a/simple",
+    )

@@ -142,12 +142,19 @@ def fetch_release(version: str, on_fetch: Notify | None = None) -> Path:
 
 def _download(version: str, into: Path, notify: Notify) -> Path:
     # imported here: only a first fetch talks to the package index
-    from empty_migrate.target.release import download_sdist, find_sdist, index_settings
+    from empty_migrate.target import release
 
-    settings = index_settings()
-    sdist = find_sdist(version, settings)
-    notify(f"downloading {sdist.filename} from the package index")
-    return download_sdist(sdist, into, settings)
+    try:
+        pip: list[str] | None = pip_command()
+    except CorpusError:  # without pip, its PIP_* variables still name the index
+        pip = None
+    try:
+        settings = release.index_settings(pip)
+        sdist = release.find_sdist(version, settings)
+        notify(f"downloading {sdist.filename} from the package index")
+        return release.download_sdist(sdist, into, settings)
+    except release.ReleaseError as error:
+        raise CorpusError(str(error)) from None
 
 
 def pip_command() -> list[str]:

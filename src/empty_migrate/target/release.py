@@ -31,12 +31,12 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
-from empty_migrate.target.corpus import CorpusError, pip_command
-
 PROJECT = "inspect-evals"
 DEFAULT_INDEX = "https://pypi.org/simple"
 MAX_ARCHIVE_BYTES = 1 << 30
 """The largest archive downloaded: inspect_evals 0.26.0's is 39 MB."""
+MAX_PAGE_BYTES = 64 << 20
+"""The most read of a project's index page: PyPI's for inspect-evals is 0.1 MB."""
 
 _ACCEPT = (
     "application/vnd.pypi.simple.v1+json, "
@@ -44,6 +44,10 @@ _ACCEPT = (
 )
 _CHUNK = 1 << 16
 _TRUE = {"1", "true", "yes", "on"}
+
+
+class ReleaseError(Exception):
+    """The archive cannot be had or does not match the index; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +69,14 @@ class Sdist:
     sha256: str | None
 
 
-def index_settings() -> IndexSettings:
-    """The package indexes and connection settings pip is configured with."""
-    config = _pip_config()
+def index_settings(pip: list[str] | None) -> IndexSettings:
+    """The package indexes and connection settings pip is configured with.
+
+    Args:
+        pip: The command that runs pip, None where there is none: then the
+            ``PIP_*`` variables alone say where the index is.
+    """
+    config = _pip_config(pip)
 
     def value(key: str) -> str | None:
         for section in (":env:", "download", "global"):
@@ -88,17 +97,21 @@ def index_settings() -> IndexSettings:
     )
 
 
-def _pip_config() -> dict[str, str]:
+def _pip_config(pip: list[str] | None) -> dict[str, str]:
     """The settings of pip as ``section.key`` (``:env:.key``: a ``PIP_*`` variable)."""
-    try:
-        command = [*pip_command(), "config", "list"]
-    except CorpusError:  # no pip: its variables still say where the index is
+    if pip is None:
         return {
             f":env:.{name[4:].lower().replace('_', '-')}": text
             for name, text in os.environ.items()
             if name.startswith("PIP_")
         }
-    run = subprocess.run(command, capture_output=True, text=True)
+    run = subprocess.run([*pip, "config", "list"], capture_output=True, text=True)
+    if run.returncode != 0:
+        lines = [line.strip() for line in run.stderr.splitlines() if line.strip()]
+        raise ReleaseError(
+            f"pip config list failed ({lines[-1] if lines else 'no output'}); fix "
+            "pip's configuration, or pass --repo PATH to a local checkout"
+        )
     settings: dict[str, str] = {}
     for line in run.stdout.splitlines():
         key, _, text = line.partition("=")
@@ -122,11 +135,11 @@ def find_sdist(version: str, settings: IndexSettings) -> Sdist:
     """The source archive of inspect_evals `version`, from the first index listing it.
 
     Raises:
-        CorpusError: If no index lists it, or none can be reached.
+        ReleaseError: If no index lists it, or none can be reached.
     """
     requirement = f"{PROJECT}=={version}"
     if not settings.indexes:
-        raise CorpusError(
+        raise ReleaseError(
             f"cannot download {requirement}: pip is set to use no package index "
             "(no-index); unset it, or pass --repo PATH to a local checkout"
         )
@@ -144,8 +157,8 @@ def find_sdist(version: str, settings: IndexSettings) -> Sdist:
             if _is_archive_of(sdist.filename, version) and _may_follow(url, sdist.url):
                 return sdist
     if failures:
-        raise CorpusError(_failure(requirement, failures[0]))
-    raise CorpusError(
+        raise ReleaseError(_failure(requirement, failures[0]))
+    raise ReleaseError(
         f"{requirement} is not on the package index (no inspect_evals-{version}"
         ".tar.gz); check the version"
     )
@@ -155,11 +168,11 @@ def download_sdist(sdist: Sdist, into: Path, settings: IndexSettings) -> Path:
     """Download `sdist` into the folder `into` and check it against its sha256.
 
     Raises:
-        CorpusError: If the index gives no sha256, the file does not match it,
+        ReleaseError: If the index gives no sha256, the file does not match it,
             is larger than `MAX_ARCHIVE_BYTES`, or cannot be downloaded.
     """
     if not sdist.sha256:
-        raise CorpusError(
+        raise ReleaseError(
             f"the package index gives no sha256 for {sdist.filename}, so it cannot "
             "be checked; use an index that lists hashes, or pass --repo PATH to a "
             "local checkout"
@@ -170,15 +183,15 @@ def download_sdist(sdist: Sdist, into: Path, settings: IndexSettings) -> Path:
         with _open(sdist.url, settings, "*/*") as response, archive.open("wb") as out:
             sha256 = _copied(response, out, sdist.filename)
     except _NotFound:
-        raise CorpusError(
+        raise ReleaseError(
             f"cannot download {sdist.filename}: the package index lists it, but "
             f"{_shown(sdist.url)} is not found; run again later, or pass --repo PATH "
             "to a local checkout"
         ) from None
     except (_Unreachable, _Refused) as failure:
-        raise CorpusError(_failure(sdist.filename, failure)) from None
+        raise ReleaseError(_failure(sdist.filename, failure)) from None
     if sha256 != sdist.sha256.lower():
-        raise CorpusError(
+        raise ReleaseError(
             f"{sdist.filename} does not match the sha256 the package index gives "
             f"(expected {sdist.sha256[:16]}…, got {sha256[:16]}…); "
             "run again, or pass --repo PATH to a local checkout"
@@ -193,7 +206,7 @@ def _copied(response: "_Response", out: BinaryIO, filename: str) -> str:
     while chunk := _chunk(response):
         size += len(chunk)
         if size > MAX_ARCHIVE_BYTES:
-            raise CorpusError(
+            raise ReleaseError(
                 f"{filename} is larger than {MAX_ARCHIVE_BYTES >> 20} MB; refusing it"
             )
         digest.update(chunk)
@@ -307,7 +320,7 @@ class _Response(Protocol):
 def _read(url: str, settings: IndexSettings, accept: str) -> tuple[bytes, str, str]:
     """The body, content type and final URL of one index page."""
     with _open(url, settings, accept) as response:
-        body = _chunk(response, MAX_ARCHIVE_BYTES)
+        body = _chunk(response, MAX_PAGE_BYTES)
         return body, response.headers.get_content_type(), response.geturl()
 
 
@@ -321,9 +334,7 @@ def _open(url: str, settings: IndexSettings, accept: str) -> _Response:
     if authorization:
         request.add_unredirected_header("Authorization", authorization)
     handlers: list[urllib.request.BaseHandler] = [
-        urllib.request.HTTPSHandler(
-            context=ssl.create_default_context(cafile=settings.cert)
-        )
+        urllib.request.HTTPSHandler(context=_tls(settings.cert))
     ]
     if settings.proxy:
         proxies = {"http": settings.proxy, "https": settings.proxy}
@@ -346,6 +357,20 @@ def _open(url: str, settings: IndexSettings, accept: str) -> _Response:
     except OSError:
         raise _Unreachable from None
     return response
+
+
+def _tls(cert: str | None) -> ssl.SSLContext:
+    """Certificates as pip's ``cert`` setting names them (a bundle or a folder)."""
+    folder = cert is not None and os.path.isdir(cert)
+    try:
+        return ssl.create_default_context(
+            cafile=None if folder else cert, capath=cert if folder else None
+        )
+    except (OSError, ssl.SSLError) as error:
+        raise ReleaseError(
+            f"pip's cert setting {cert!r} cannot be used ({error}); fix it (pip "
+            "config list), or pass --repo PATH to a local checkout"
+        ) from None
 
 
 def _without_credentials(url: str) -> tuple[str, str | None]:

@@ -434,3 +434,26 @@ def test_without_pip_its_variables_name_the_index(monkeypatch):
         "https://mirror.example/simple",
         "file:///a/simple",
     )
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 100_000,
+        b'{"files": 3}',
+        b'{"files": [{"filename": "%s"}]}' % ARCHIVE.encode(),
+    ],
+)
+def test_a_json_page_that_is_not_an_index_lists_nothing(body):
+    handler = type(
+        "Handler",
+        (_JsonIndex,),
+        {
+            "do_GET": lambda self: self._send(
+                "application/vnd.pypi.simple.v1+json", body
+            )
+        },
+    )
+    with serving(handler) as url:
+        with pytest.raises(ReleaseError, match="is not on the package index"):
+            find_sdist(VERSION, IndexSettings((f"{url}/simple",)))

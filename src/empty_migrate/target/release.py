@@ -228,13 +228,13 @@ def _is_archive_of(filename: str, version: str) -> bool:
         canonicalize_name,
         parse_sdist_filename,
     )
-    from packaging.version import Version
+    from packaging.version import InvalidVersion, Version
 
     if not filename.endswith(".tar.gz"):
         return False
     try:
         name, found = parse_sdist_filename(filename)
-    except InvalidSdistFilename:
+    except (InvalidSdistFilename, InvalidVersion):  # packaging < 23.2: the latter
         return False
     return canonicalize_name(name) == PROJECT and found == Version(version)
 
@@ -265,7 +265,7 @@ def _listed(body: bytes, content_type: str, page: str) -> list[Sdist]:
 def _listed_in_json(body: bytes, page: str) -> list[Sdist]:
     try:
         files = json.loads(body).get("files", [])
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):  # not an index's answer
         return []
     found = []
     for entry in files if isinstance(files, list) else []:

@@ -344,7 +344,9 @@ def test_an_archive_too_large_to_be_a_release_is_refused(tmp_path, monkeypatch):
     archive.write_bytes(sdist_bytes(tmp_path / "m"))
     with pytest.raises(CorpusError) as raised:
         corpus._extract(archive, tmp_path / "tree")
-    assert str(raised.value).startswith(f"{ARCHIVE} holds 5 files, 0 MB in all, more ")
+    assert str(raised.value).startswith(
+        f"{ARCHIVE} holds 5 entries, 0 MB in all, more "
+    )
     assert not (tmp_path / "tree").exists()
 
 

@@ -178,12 +178,9 @@ def _extract(archive: Path, into: Path) -> Path:
             _check_size(archive.name, tar.getmembers())
             tar.extractall(into, filter="data")
     except (tarfile.TarError, EOFError, OSError) as error:
-        why = (
-            "not a readable .tar.gz" if isinstance(error, tarfile.ReadError) else error
-        )
-        reason = str(why).strip().splitlines()[0] if str(why).strip() else "unreadable"
         raise CorpusError(
-            f"{archive.name} is corrupt ({reason}); run again to re-download"
+            f"{archive.name} is corrupt ({_unreadable(error)}); run again to "
+            "re-download"
         ) from None
     roots = [p for p in into.iterdir() if p.is_dir()]
     if len(roots) != 1 or not (roots[0] / PACKAGE_MARKER).is_file():
@@ -191,13 +188,23 @@ def _extract(archive: Path, into: Path) -> Path:
     return roots[0]
 
 
+def _unreadable(error: Exception) -> str:
+    """Why an archive could not be unpacked, in a few words on one line."""
+    import tarfile
+
+    if isinstance(error, tarfile.ReadError):  # its text lists every method tried
+        return "not a readable .tar.gz"
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
 def _check_size(name: str, members: "list[tarfile.TarInfo]") -> None:
     """Refuse an archive too large to be a release of inspect_evals."""
     total = sum(member.size for member in members if member.isfile())
     if len(members) > MAX_TREE_FILES or total > MAX_TREE_BYTES:
         raise CorpusError(
-            f"{name} holds {len(members):,} files, {total >> 20:,} MB in all, more "
-            f"than a release may ({MAX_TREE_FILES:,} files, {MAX_TREE_BYTES >> 20:,} "
+            f"{name} holds {len(members):,} entries, {total >> 20:,} MB in all, more "
+            f"than a release may ({MAX_TREE_FILES:,} entries, {MAX_TREE_BYTES >> 20:,} "
             "MB); pass --repo PATH to a local checkout"
         )
 

@@ -251,19 +251,21 @@ SDIST = {
 
 
 def test_the_first_fetch_says_where_the_cache_is(tmp_path, monkeypatch):
-    links = tmp_path / "links"
-    links.mkdir()
+    page = tmp_path / "simple/inspect-evals"
+    page.mkdir(parents=True)
     archive = io.BytesIO()
     with tarfile.open(fileobj=archive, mode="w:gz") as tar:
         for name, body in SDIST.items():
             info = tarfile.TarInfo(f"inspect_evals-9.9.9/{name}")
             info.size = len(body)
             tar.addfile(info, io.BytesIO(body))
-    (links / "inspect_evals-9.9.9.tar.gz").write_bytes(archive.getvalue())
+    (page / "inspect_evals-9.9.9.tar.gz").write_bytes(archive.getvalue())
+    sha256 = hashlib.sha256(archive.getvalue()).hexdigest()
+    link = f'<a href="inspect_evals-9.9.9.tar.gz#sha256={sha256}">archive</a>'
+    (page / "index.html").write_text(link)
     monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
+    monkeypatch.setenv("PIP_INDEX_URL", (tmp_path / "simple").as_uri())
     heard: list[str] = []
     tree = fetch_release("9.9.9", heard.append)
     assert tree == tmp_path / "cache/inspect-evals-9.9.9"

@@ -1,5 +1,6 @@
 """Resolving --repo: checkouts, the pinned release, the cache, and clear errors."""
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -91,14 +92,21 @@ def test_a_half_fetched_cache_is_not_reused(cache, offline):
 
 
 def test_corrupt_download_is_one_clear_error(tmp_path, cache, monkeypatch):
-    links = tmp_path / "links"
-    links.mkdir()
-    (links / "inspect_evals-0.26.0.tar.gz").write_bytes(b"\x1f\x8b not really gzip")
+    corrupt = b"\x1f\x8b not really gzip"
+    page = tmp_path / "simple/inspect-evals"
+    page.mkdir(parents=True)
+    (page / "inspect_evals-0.26.0.tar.gz").write_bytes(corrupt)
+    sha256 = hashlib.sha256(corrupt).hexdigest()
+    link = f'<a href="inspect_evals-0.26.0.tar.gz#sha256={sha256}">archive</a>'
+    (page / "index.html").write_text(link)
     monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
-    monkeypatch.setenv("PIP_NO_INDEX", "1")
-    monkeypatch.setenv("PIP_FIND_LINKS", str(links))
-    with pytest.raises(CorpusError, match="is corrupt; run again"):
+    monkeypatch.setenv("PIP_INDEX_URL", (tmp_path / "simple").as_uri())
+    with pytest.raises(CorpusError) as raised:
         resolve_target("pypi:inspect-evals==0.26.0")
+    assert str(raised.value) == (
+        "inspect_evals-0.26.0.tar.gz is corrupt (not a readable .tar.gz); run again "
+        "to re-download"
+    )
     assert leftovers(cache) == []
 
 

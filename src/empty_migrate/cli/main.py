@@ -15,6 +15,7 @@ from pathlib import Path
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.cli.parser import build_parser, migration_options_given
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
+from empty_migrate.target.cache import refused_cache_setting
 
 __all__ = ["build_parser", "main"]
 
@@ -31,6 +32,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"apply to `{args.command}`; put a command's own options after it",
             file=sys.stderr,
         )
+        return ExitCode.USAGE
+    refused = refused_cache_setting()  # before a command starts, not midway
+    if refused is not None:
+        print(f"empty-migrate: {refused}", file=sys.stderr)
         return ExitCode.USAGE
     try:
         return _dispatch(args, parser)

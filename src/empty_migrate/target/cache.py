@@ -35,7 +35,14 @@ def cache_root() -> Path:
     The user cache is platformdirs' (``$XDG_CACHE_HOME/empty-migrate`` or
     ``~/.cache/empty-migrate`` on Linux, ``~/Library/Caches`` on macOS). Build
     paths inside it with `cache_path`, never by joining onto this.
+
+    Raises:
+        CacheError: If ``$EMPTY_MIGRATE_CACHE`` is a relative path, which would
+            put the cache wherever a command runs (inside a repository).
     """
+    refused = refused_cache_setting()
+    if refused is not None:
+        raise CacheError(refused)
     if os.environ.get("EMPTY_MIGRATE_CACHE"):
         return Path(os.environ["EMPTY_MIGRATE_CACHE"])
     xdg = _xdg_cache()
@@ -45,6 +52,21 @@ def cache_root() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir(_NAME, appauthor=False))
+
+
+def refused_cache_setting() -> str | None:
+    """Why ``$EMPTY_MIGRATE_CACHE`` cannot name the cache, in one line; else None.
+
+    A relative path is refused: it would put the cache wherever a command
+    runs, inside the repository it works on.
+    """
+    given = os.environ.get("EMPTY_MIGRATE_CACHE")
+    if given and not os.path.isabs(given):
+        return (
+            f"EMPTY_MIGRATE_CACHE={given!r} is a relative path; give an absolute "
+            "one (or unset it to use the user cache)"
+        )
+    return None
 
 
 _NAME = "empty-migrate"

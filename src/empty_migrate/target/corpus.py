@@ -1,13 +1,15 @@
 """Find the target repository: a checkout, or a pinned inspect_evals release.
 
 ``--repo PATH`` names a checkout of inspect_evals (or a fork). ``--repo
-pypi:inspect-evals==VERSION`` downloads that version's source distribution with
-pip, extracts it into the user cache and makes it a git repository with one
-initial commit, so later steps can branch from it. Re-runs reuse the cache.
+pypi:inspect-evals==VERSION`` downloads that version's source archive from the
+package index, checked against the index's sha256 and never built
+(`empty_migrate.target.release`), extracts it into the user cache and makes
+it a git repository with one initial commit, so later steps can branch from
+it. Re-runs reuse the cache.
 Nothing half-extracted is ever left in the cache: the tree is built in a
 scratch folder and moved into place only when complete. A cached release is
 read-only to migrations (see `Target.cached`). The version must be a PEP 440
-version: it names the cache folder and pip's requirement.
+version: it names the cache folder and the archive looked for.
 
 The fetched tree carries no digest of its own, unlike the other things the
 cache keeps: it is built once, whole (the source marker is written last, and
@@ -16,36 +18,34 @@ already is the digest of its files, so ``git status`` in it shows any damage.
 Checking that on every run would cost a git process or a read of 150 MB, more
 than a one-eval run's own work.
 
-pip does the download, rather than a request to PyPI's JSON API, because pip
-already honours the user's index configuration (mirrors, ``find-links``,
-certificates, proxies); where pip is missing (a uv environment), the error
-says how to get it.
+Extraction uses tarfile's ``data`` filter (no path outside the folder, no
+link leaving it, no device, no special permission) and refuses an archive
+holding more than `MAX_TREE_FILES` members or `MAX_TREE_BYTES` in all.
 """
 
 import importlib.util
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from empty_migrate.target.cache import cache_path, checked_version
 from empty_migrate.target.layout import PACKAGE_MARKER, enclosing_checkout
 
+if TYPE_CHECKING:
+    import tarfile
+
 DEFAULT_SPEC = "pypi:inspect-evals==0.26.0"
 SOURCE_MARKER = Path(".git/empty-migrate-source")
 _AUTHOR = ("empty-migrate", "empty-migrate@localhost")
-_NETWORK_ERRORS = (
-    "Failed to establish a new connection",
-    "Connection refused",
-    "Temporary failure in name resolution",
-    "Network is unreachable",
-    "Name or service not known",
-    "timed out",
-)
+MAX_TREE_FILES = 200_000
+"""The most members a release archive may hold: 0.26.0's holds about 4,000."""
+MAX_TREE_BYTES = 4 << 30
+"""The most bytes a release archive may unpack to: 0.26.0's unpacks to 101 MB."""
 
 
 class CorpusError(Exception):
@@ -127,8 +127,7 @@ def fetch_release(version: str, on_fetch: Notify | None = None) -> Path:
     final.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".fetch-{version}-", dir=final.parent))
     try:
-        notify("downloading its source distribution with pip")
-        archive = _download(version, scratch / "download")
+        archive = _download(version, scratch / "download", notify)
         notify(f"extracting {archive.name} ({archive.stat().st_size // 1024} KB)")
         tree = _extract(archive, scratch / "tree")
         notify("committing the tree to a new git repository")
@@ -141,17 +140,21 @@ def fetch_release(version: str, on_fetch: Notify | None = None) -> Path:
     return final
 
 
-def _download(version: str, into: Path) -> Path:
-    requirement = f"inspect-evals=={version}"
-    command = [*pip_command(), "download", "--no-deps", "--no-binary"]
-    command += [":all:", requirement, "-d", str(into), "--quiet", "--retries", "1"]
-    run = subprocess.run(command, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise CorpusError(_pip_failure(requirement, run.stderr))
-    archives = sorted(into.glob("inspect_evals-*.tar.gz"))
-    if not archives:
-        raise CorpusError(f"pip downloaded no source archive for {requirement}")
-    return archives[0]
+def _download(version: str, into: Path, notify: Notify) -> Path:
+    # imported here: only a first fetch talks to the package index
+    from empty_migrate.target import release
+
+    try:
+        pip: list[str] | None = pip_command()
+    except CorpusError:  # without pip, its PIP_* variables still name the index
+        pip = None
+    try:
+        settings = release.index_settings(pip)
+        sdist = release.find_sdist(version, settings)
+        notify(f"downloading {sdist.filename} from the package index")
+        return release.download_sdist(sdist, into, settings)
+    except release.ReleaseError as error:
+        raise CorpusError(str(error)) from None
 
 
 def pip_command() -> list[str]:
@@ -167,37 +170,43 @@ def pip_command() -> list[str]:
     return [found]
 
 
-def _pip_failure(requirement: str, stderr: str) -> str:
-    if any(marker in stderr for marker in _NETWORK_ERRORS):
-        return (
-            f"cannot download {requirement}: the package index is unreachable; "
-            "check the network, or pass --repo PATH to a local checkout"
-        )
-    if "ReadError" in stderr or "not a gzip file" in stderr:
-        return (
-            f"the archive downloaded for {requirement} is corrupt; run again, or "
-            "clear pip's cache (pip cache purge) if it persists"
-        )
-    if "No matching distribution" in stderr or "Could not find a version" in stderr:
-        return f"{requirement} is not on the package index; check the version"
-    last = next((ln for ln in reversed(stderr.splitlines()) if ln.strip()), "no output")
-    return f"pip could not fetch {requirement}: {last.strip()}"
-
-
 def _extract(archive: Path, into: Path) -> Path:
     import tarfile
 
     try:
         with tarfile.open(archive) as tar:
+            _check_size(archive.name, tar.getmembers())
             tar.extractall(into, filter="data")
     except (tarfile.TarError, EOFError, OSError) as error:
         raise CorpusError(
-            f"{archive.name} is corrupt ({error}); run again to re-download"
+            f"{archive.name} is corrupt ({_unreadable(error)}); run again to "
+            "re-download"
         ) from None
     roots = [p for p in into.iterdir() if p.is_dir()]
     if len(roots) != 1 or not (roots[0] / PACKAGE_MARKER).is_file():
         raise CorpusError(f"{archive.name} does not hold an inspect_evals tree")
     return roots[0]
+
+
+def _unreadable(error: Exception) -> str:
+    """Why an archive could not be unpacked, in a few words on one line."""
+    import tarfile
+
+    if isinstance(error, tarfile.ReadError):  # its text lists every method tried
+        return "not a readable .tar.gz"
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
+
+
+def _check_size(name: str, members: "list[tarfile.TarInfo]") -> None:
+    """Refuse an archive too large to be a release of inspect_evals."""
+    total = sum(member.size for member in members if member.isfile())
+    if len(members) > MAX_TREE_FILES or total > MAX_TREE_BYTES:
+        raise CorpusError(
+            f"{name} holds {len(members):,} entries, {total >> 20:,} MB in all, more "
+            f"than a release may ({MAX_TREE_FILES:,} entries, {MAX_TREE_BYTES >> 20:,} "
+            "MB); pass --repo PATH to a local checkout"
+        )
 
 
 def _commit(tree: Path, version: str) -> None:

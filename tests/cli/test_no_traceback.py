@@ -228,7 +228,7 @@ HOSTILE_FILES = [
         ["outcomes", "{deep_log}"], {OK, USAGE}, id="outcomes, metadata 3,000 deep"
     ),
 ]
-"""Hostile logs, cheap enough for the default suite."""
+"""Hostile logs: a copy of a real log, changed."""
 
 
 @pytest.fixture

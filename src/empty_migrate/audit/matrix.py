@@ -11,11 +11,14 @@ module plans the jobs, turns their results into rows and compares two audits.
 
 import json
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from functools import cache
+from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from empty_migrate.entries.output_locations import seen_as
 from empty_migrate.entries.schema import Resolved, ScorerEntry, resolve
@@ -173,25 +176,38 @@ class Audit:
 
     @classmethod
     def from_json(cls, text: str) -> "Audit":
-        """Read what `to_json` wrote.
+        """Read what `to_json` wrote, checking every field a report reads.
 
         Raises:
-            ValueError: The text is not an audit.
+            ValueError: The text is not an audit; the message names the field
+                (``rows[3].route: 'x' is not a route``) and what is wrong.
         """
-        document = json.loads(text)
+        if (depth := json_depth(text)) > MAX_SAVED_DEPTH:
+            raise ValueError(
+                f"nested {depth} deep (an audit is at most {MAX_SAVED_DEPTH})"
+            )
+        try:
+            document = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"not JSON ({error})") from None
         if not isinstance(document, dict) or "rows" not in document:
             raise ValueError("not an empty-migrate audit (no 'rows')")
-        known = {f.name for f in fields(Row)}
+        tree = document.get("tree", "?")
+        if not isinstance(tree, str):
+            raise ValueError(f"tree: {_shown(tree)} is not a text")
         rows = [
-            Row(**{k: v for k, v in r.items() if k in known}) for r in document["rows"]
+            Row(**_fields_of(Row, item, f"rows[{i}]"))
+            for i, item in enumerate(_listed(document, "rows"))
         ]
+        for index, row in enumerate(rows):
+            _check_names(row, f"rows[{index}]")
         # an audit saved before the route existed reads as a new one would
         mark_not_measured(rows)
-        return cls(
-            document.get("tree", "?"),
-            rows,
-            [NotRun(**n) for n in document.get("not_run", [])],
-        )
+        not_run = [
+            NotRun(**_fields_of(NotRun, item, f"not_run[{i}]"))
+            for i, item in enumerate(_listed(document, "not_run"))
+        ]
+        return cls(tree, rows, not_run)
 
     def faults_by_eval(self) -> dict[str, dict[str, int]]:
         """Eval -> fault -> how many rows have it."""
@@ -201,6 +217,120 @@ class Audit:
                 per_eval = counts.setdefault(row.eval, {})
                 per_eval[fault] = per_eval.get(fault, 0) + 1
         return counts
+
+
+MAX_SAVED_BYTES = 256 * 1024 * 1024
+"""The largest saved audit read: a full audit of a release is a few MB."""
+MAX_SAVED_DEPTH = 64
+"""The deepest nesting a saved audit may have (a row's value sits at 4 or 5)."""
+
+
+def read_audit(path: Path) -> Audit:
+    """Read a saved audit (``audit --format json``), bounded in size and depth.
+
+    Raises:
+        ValueError: `path` cannot be read as an audit; the message names the
+            file, and the field when one is wrong.
+    """
+    try:
+        with path.open("rb") as file:
+            data = file.read(MAX_SAVED_BYTES + 1)
+        if len(data) > MAX_SAVED_BYTES:
+            raise ValueError(f"larger than {MAX_SAVED_BYTES // 2**20} MiB")
+        return Audit.from_json(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise ValueError(f"{path}: cannot be read: {error.strerror}") from None
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of JSON `text` nest (0: a scalar).
+
+    Counted on the text, without parsing: a parser recurses once per level.
+    Brackets inside strings do not count; malformed text may count deeper.
+    """
+    brackets = _NOT_BRACKETS.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0)
+
+
+def _listed(document: dict[str, Any], key: str) -> list[Any]:
+    items = document.get(key, [])
+    if not isinstance(items, list):
+        raise ValueError(f"{key}: {_shown(items)} is not a list")
+    return items
+
+
+def _fields_of(kind: type[Any], item: Any, where: str) -> dict[str, Any]:
+    """The fields of dataclass `kind` in `item`, each of its declared type."""
+    if not isinstance(item, dict):
+        raise ValueError(f"{where}: {_shown(item)} is not an object")
+    found: dict[str, Any] = {}
+    for name, hint in get_type_hints(kind).items():
+        if name not in item:
+            if _has_default(kind, name):
+                continue
+            raise ValueError(f"{where}: no {name!r}")
+        if not _fits(item[name], hint):
+            raise ValueError(
+                f"{where}.{name}: {_shown(item[name])} is not {_described(hint)}"
+            )
+        found[name] = item[name]
+    return found
+
+
+def _check_names(row: Row, where: str) -> None:
+    """A row's route and faults are ones the reports can name."""
+    if row.route not in ROUTES:
+        raise ValueError(
+            f"{where}.route: {_shown(row.route)} is not a route "
+            f"(one of {', '.join(ROUTES)})"
+        )
+    for fault in row.faults:
+        if fault not in FAULTS:
+            raise ValueError(
+                f"{where}.faults: {_shown(fault)} is not a fault "
+                f"(one of {', '.join(FAULTS)})"
+            )
+
+
+def _has_default(kind: type[Any], name: str) -> bool:
+    declared = next(f for f in fields(kind) if f.name == name)
+    return declared.default is not MISSING or declared.default_factory is not MISSING
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    if hint is Any:
+        return True
+    if get_origin(hint) in (Union, UnionType):
+        return any(_fits(value, one) for one in get_args(hint))
+    if get_origin(hint) is list:
+        [inner] = get_args(hint)
+        return isinstance(value, list) and all(_fits(v, inner) for v in value)
+    if hint is int:  # JSON's true is no count
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _described(hint: Any) -> str:
+    if get_origin(hint) in (Union, UnionType):
+        return " or ".join(_described(one) for one in get_args(hint))
+    if get_origin(hint) is list:
+        return "a list of texts"  # the one list a row has: its faults
+    names = {str: "a text", int: "a count", bool: "true or false", type(None): "null"}
+    return names.get(hint, str(hint))
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def build_audit(

@@ -142,9 +142,15 @@ def _start(
     command = [str(python), "-m", "empty_migrate.audit.worker", str(job_file), str(out)]
     # the worker holds its own copy of the descriptor: ours can close at once
     with (stem / "stderr").open("wb") as stderr:
-        process = subprocess.Popen(
-            command, cwd=stem, env=environ, stdout=subprocess.DEVNULL, stderr=stderr
-        )
+        try:
+            process = subprocess.Popen(
+                command, cwd=stem, env=environ, stdout=subprocess.DEVNULL, stderr=stderr
+            )
+        except OSError as error:  # not a program (not executable, not a binary)
+            raise AuditError(
+                f"the audit worker cannot start with {python}: {error.strerror}; "
+                "pass the target environment's Python interpreter"
+            ) from None
     return process, jobs, out
 
 

@@ -21,7 +21,7 @@ from empty_migrate.target.corpus import (
     CorpusError,
     resolve_target,
 )
-from empty_migrate.target.files import write_files
+from empty_migrate.target.files import error_text, unwritable, write_files
 from empty_migrate.target.layout import enclosing_checkout
 
 if TYPE_CHECKING:  # imported when used: running an audit needs inspect_ai
@@ -31,6 +31,8 @@ if TYPE_CHECKING:  # imported when used: running an audit needs inspect_ai
 def run_audit_command(args: argparse.Namespace) -> int:
     """Run ``audit`` from parsed arguments."""
     try:
+        if args.output is not None:
+            _check_output(args.output)
         if args.log:
             return _audit_log(args)
         before: Audit | None
@@ -139,12 +141,14 @@ def _audit_many_logs(
 
 
 def _read_audit(path: Path) -> "Audit":
-    from empty_migrate.audit.matrix import Audit
+    from empty_migrate.audit.matrix import read_audit
 
     try:
-        return Audit.from_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, TypeError) as error:
-        raise UsageError(f"{path}: {error}") from None
+        return read_audit(path)
+    except ValueError as error:
+        raise UsageError(
+            f"{error}; --compare takes two audits saved with --format json"
+        ) from None
 
 
 def _run(args: argparse.Namespace) -> tuple["Audit | None", "Audit | None"]:
@@ -198,6 +202,20 @@ def _render(after: "Audit", before: "Audit | None", fmt: str) -> str:
     return audit_report.render_compare_text(before, after)
 
 
+def _check_output(output: Path) -> None:
+    """Refuse an ``--output`` that cannot be written, before any work is done."""
+    problem = (
+        "names a folder"
+        if output.name in ("", ".", "..")
+        else unwritable(output.parent, output.name)
+    )
+    if problem:
+        raise UsageError(
+            f"--output {output}: {problem}; pass the path of a file to write "
+            "(a new one, or a file to replace)"
+        )
+
+
 def _write(text: str, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
@@ -206,5 +224,7 @@ def _write(text: str, output: Path | None) -> None:
         # staged and renamed: an error leaves no half-written report
         write_files(output.parent, {output.name: text})
     except OSError as error:
-        raise UsageError(f"--output {output}: {error.strerror}") from None
+        raise UsageError(
+            f"--output {output}: {error_text(error)}; pass a file you can write"
+        ) from None
     note(f"wrote {output}")

@@ -18,7 +18,7 @@ from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.stops import described, exit_status
 from empty_migrate.registry.loader import RegistryError
 from empty_migrate.target.corpus import CorpusError
-from empty_migrate.target.files import WriteError
+from empty_migrate.target.files import WriteError, error_text
 from empty_migrate.target.lock import LockError, repository_lock
 
 if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
@@ -96,7 +96,7 @@ def run_branch_per_eval(
         note(str(error))
         return ExitCode.TOOL_ERROR
     except OSError as error:  # a PR text or the state file: no branch unrecorded
-        note(f"cannot write {error.filename2 or error.filename}: {error.strerror}")
+        note(f"cannot write {error_text(error)}")
         return ExitCode.TOOL_ERROR
     finally:
         git.close()
@@ -319,7 +319,7 @@ def _rebase(args: argparse.Namespace) -> int:
         )
         return exit_status(stop.signum)
     except OSError as error:
-        note(f"cannot write {error.filename2 or error.filename}: {error.strerror}")
+        note(f"cannot write {error_text(error)}")
         return ExitCode.TOOL_ERROR
     finally:
         git.close()

@@ -42,6 +42,18 @@ class WriteError(OSError):
     """A file cannot be written where it must go; the message says which and why."""
 
 
+def error_text(error: OSError) -> str:
+    """An `OSError` as one line: the system's reason and the file it names.
+
+    A `WriteError` (or any error made from a message alone) has no reason of
+    the system's (its ``strerror`` is None): its message is the line.
+    """
+    if not error.strerror:
+        return str(error)
+    named = error.filename2 or error.filename
+    return f"{named}: {error.strerror}" if named else error.strerror
+
+
 def write_files(
     root: Path, files: Mapping[str, Content], journal: "Journal | None" = None
 ) -> None:
@@ -116,7 +128,8 @@ def unwritable(root: Path, path: str) -> str | None:
     while not folder.exists():
         folder = folder.parent
     if not folder.is_dir():
-        where = folder.relative_to(root) if folder.is_relative_to(root) else folder
+        inside = folder.is_relative_to(root) and folder != root
+        where = folder.relative_to(root) if inside else folder
         return f"{where} is a file where a folder must go (for {path})"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"cannot write in {folder} (for {path}): check its permissions"

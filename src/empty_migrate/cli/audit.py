@@ -14,6 +14,7 @@ from empty_migrate.cli.common import (
     progress_bar,
     report_problems,
     selected_evals,
+    terminal_safe,
 )
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.registry.loader import Registry, RegistryError
@@ -199,6 +200,7 @@ def _render(after: "Audit", before: "Audit | None", fmt: str) -> str:
 
 
 def _write(text: str, output: Path | None) -> None:
+    text = terminal_safe(text)
     if output is None:
         sys.stdout.write(text)
         return

@@ -23,6 +23,7 @@ from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 from pydantic import ValidationError
 
+from empty_migrate.audit.bounds import log_out_of_bounds
 from empty_migrate.entries.output_locations import locator
 from empty_migrate.runtime.router import (
     Outcome,
@@ -328,8 +329,10 @@ def read_header(log_path: str | Path) -> EvalLog:
     does; a log read whole keeps its samples.
 
     Raises:
-        LogReadError: If the file is missing or is not an Inspect log.
+        LogReadError: If the file is missing, is not an Inspect log, or is
+            past the bounds a log must keep (`within_bounds`).
     """
+    within_bounds(log_path)
     try:
         header = read_eval_log(str(log_path), header_only=True)
     except Exception:
@@ -427,14 +430,33 @@ def read_log(log_path: str | Path, *, resolve_attachments: bool = False) -> Eval
 
     Raises:
         LogReadError: If the file is missing, cannot be read, is cut short or
-            damaged, or is not an Inspect log.
+            damaged, is not an Inspect log, or is past the bounds a log must
+            keep (`within_bounds`).
     """
+    within_bounds(log_path)
     try:
         return read_eval_log(str(log_path), resolve_attachments=resolve_attachments)
     except Exception as error:
         raise LogReadError(
             unreadable(log_path, error), not_a_log=isinstance(error, ValidationError)
         ) from None
+
+
+def within_bounds(log_path: str | Path) -> None:
+    """Refuse a log nested too deep, with too long a number, or too large a member.
+
+    Checked before any parser reads the file (`log_out_of_bounds`): the
+    parsers' memory grows with the square of the depth, and a number past
+    Python's 4,300 digits crashes ijson.
+
+    Raises:
+        LogReadError: If the log is past a bound, naming the file and the bound.
+    """
+    if problem := log_out_of_bounds(Path(log_path)):
+        raise LogReadError(
+            f"{log_path} {problem}: no Inspect log does; not read "
+            "(check where this file came from)"
+        )
 
 
 _COPY_AGAIN = "copy it again whole, or wait for the run writing it to end"

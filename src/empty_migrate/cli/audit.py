@@ -14,6 +14,7 @@ from empty_migrate.cli.common import (
     progress_bar,
     report_problems,
     selected_evals,
+    terminal_safe,
 )
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.registry.loader import Registry, RegistryError
@@ -217,6 +218,7 @@ def _check_output(output: Path) -> None:
 
 
 def _write(text: str, output: Path | None) -> None:
+    text = terminal_safe(text)
     if output is None:
         sys.stdout.write(text)
         return

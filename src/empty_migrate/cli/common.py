@@ -20,9 +20,29 @@ class UsageError(Exception):
     """Bad input: one line on stderr, exit 2; the message says what to do."""
 
 
+# every C0 control but the newline, DEL, every C1 control, and the bidi
+# overrides and isolates that reorder what a terminal shows
+_CONTROLS = [*range(0x0A), *range(0x0B, 0x20), 0x7F, *range(0x80, 0xA0)]
+_REORDERS = [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_SHOWN = str.maketrans(
+    {c: f"\\x{c:02x}" for c in _CONTROLS} | {c: f"\\u{c:04x}" for c in _REORDERS}
+)
+
+
+def terminal_safe(text: str) -> str:
+    r"""`text` with each control character shown as its escape, not sent.
+
+    Text from a log or a file (a model name, a sample id, an error) may hold
+    escape sequences that clear the screen, recolour or retitle the terminal,
+    or move the cursor over a line already printed: ESC shows as ``\x1b``.
+    Newlines are kept; JSON text is unchanged (it escapes every control).
+    """
+    return text.translate(_SHOWN)
+
+
 def note(message: str) -> None:
     """One line for the user on stderr, named for the program (every command's)."""
-    print(f"empty-migrate: {message}", file=sys.stderr, flush=True)
+    print(f"empty-migrate: {terminal_safe(message)}", file=sys.stderr, flush=True)
 
 
 def usage_error(message: str) -> int:
@@ -158,12 +178,15 @@ def _bar(
     stack: contextlib.ExitStack, doing: str, total: int
 ) -> Callable[[int, str], None]:
     from rich.console import Console  # only a terminal needs rich (slow to import)
+    from rich.markup import escape
     from rich.progress import Progress as Bar
 
     bar = stack.enter_context(Bar(console=Console(stderr=True), transient=True))
     task = bar.add_task(doing, total=total)
 
     def update(index: int, name: str) -> None:
-        bar.update(task, completed=index, description=name or doing)
+        # a log's file name is shown as text, not read as markup or escapes
+        shown = escape(terminal_safe(name)) if name else doing
+        bar.update(task, completed=index, description=shown)
 
     return update

@@ -100,7 +100,12 @@ def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
 
     from empty_migrate.audit.log import answer_location
     from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections
-    from empty_migrate.cli.common import open_registry, progress_bar
+    from empty_migrate.cli.common import (
+        note,
+        open_registry,
+        progress_bar,
+        terminal_safe,
+    )
     from empty_migrate.target.layout import enclosing_checkout
 
     # a known eval's answer is read where its registry entry says, as audit does
@@ -109,17 +114,17 @@ def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
         with progress_bar(doing="reading logs") as progress:
             found = read_logs(logs, progress, answer_location(registry))
     except LogReadError as error:
-        print(f"empty-migrate: {error}", file=sys.stderr)
+        note(str(error))
         return ExitCode.USAGE
     for line in found.skipped + found.unreadable:
-        print(f"empty-migrate: {line}", file=sys.stderr)
+        note(line)
     for one in found.read:
         if partial := one.coverage.note():
-            print(f"empty-migrate: {one.log}: {partial}", file=sys.stderr)
+            note(f"{one.log}: {partial}")
     outcomes = [o for one in found.read for o in one.outcomes]
     if fmt == "json":
         print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
     else:
-        print(render_sections(found.read), end="")
+        print(terminal_safe(render_sections(found.read)), end="")
     # a log cut short is bad input, as when it is named: the others are reported
     return ExitCode.USAGE if found.unreadable else ExitCode.OK

@@ -106,6 +106,17 @@ def json_out_of_bounds(blocks: Iterable[bytes]) -> str | None:
     return None
 
 
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of JSON `text` nest (0: a scalar).
+
+    Counted by the same scan as a log's bounds, without parsing: a parser
+    recurses once per level. Brackets inside strings do not count.
+    """
+    bounds = _JsonBounds()
+    bounds.feed(text.encode("utf-8"))
+    return bounds.peak
+
+
 def _blocks(stream: IO[bytes]) -> Iterable[bytes]:
     while block := stream.read(_BLOCK):
         yield block

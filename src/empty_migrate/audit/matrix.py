@@ -11,15 +11,14 @@ module plans the jobs, turns their results into rows and compares two audits.
 
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from functools import cache
-from itertools import accumulate
 from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from empty_migrate.audit.bounds import json_depth
 from empty_migrate.entries.output_locations import seen_as
 from empty_migrate.entries.schema import Resolved, ScorerEntry, resolve
 from empty_migrate.registry.loader import Registry
@@ -244,21 +243,6 @@ def read_audit(path: Path) -> Audit:
         raise ValueError(f"{path}: cannot be read: {error.strerror}") from None
     except ValueError as error:
         raise ValueError(f"{path}: {error}") from None
-
-
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
-_NESTING = {"[": 1, "{": 1, "]": -1, "}": -1}
-
-
-def json_depth(text: str) -> int:
-    """How deep the arrays and objects of JSON `text` nest (0: a scalar).
-
-    Counted on the text, without parsing: a parser recurses once per level.
-    Brackets inside strings do not count; malformed text may count deeper.
-    """
-    brackets = _NOT_BRACKETS.sub("", _JSON_STRING.sub("", text))
-    return max(accumulate(map(_NESTING.__getitem__, brackets)), default=0)
 
 
 def _listed(document: dict[str, Any], key: str) -> list[Any]:

@@ -25,6 +25,7 @@ from empty_migrate.pipeline.migrate import migrate, select_codemods
 from empty_migrate.registry.loader import Registry
 from empty_migrate.target.files import outside_tree
 from empty_migrate.target.lock import lock_path
+from empty_migrate.target.ruff import PRE_COMMIT_CONFIG, installed_ruff, ruff_for
 from tests.demo import GIT_IDENTITY, choice_entry, choice_task, entry, git
 from tests.lint.test_lint import (  # noqa: F401 (tree: the fixture, asked for below)
     PRESETS_INCORRECT,
@@ -44,18 +45,15 @@ def outside(tmp_path) -> Path:
 
 
 def everything_under(root: Path) -> list[str]:
-    """Every path under `root`, but the user cache (``cache/``) the tests set."""
-    found = (p.relative_to(root).as_posix() for p in root.rglob("*"))
-    return sorted(p for p in found if p.split("/")[0] != "cache")
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
 
 
 # -- a .git file that points nowhere -----------------------------------------
 
 
 @pytest.fixture
-def pointed(demo, monkeypatch, tmp_path):
-    """The demo tree with an eval, its ``.git`` a file; the test writes its pointer."""
-    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+def pointed(demo):
+    """The demo tree with one eval, not (yet) a git repository."""
     demo.add_eval("alpha", {"alpha.py": choice_task("alpha")}, choice_entry("alpha"))
     return demo
 
@@ -95,9 +93,8 @@ def test_a_worktree_keeps_its_lock_in_the_git_folder_it_shares(demo, tmp_path):
 
 
 @pytest.fixture
-def campaign_repo(demo, monkeypatch, tmp_path):
+def campaign_repo(demo, monkeypatch):
     """One eval committed on ``main``, whose PR template the test chooses."""
-    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
     for key, value in GIT_IDENTITY.items():
         monkeypatch.setenv(key, value)
     in_process = functools.partial(migrate, jobs=1)
@@ -120,7 +117,9 @@ def planned_texts(demo) -> tuple[list[str], list[str]]:
     return [d.pr_text for d in plan.deliveries], heard
 
 
-@pytest.mark.parametrize("linked", ["file", "folder"])
+@pytest.mark.parametrize(
+    "linked", ["file", pytest.param("folder", marks=pytest.mark.slow)]
+)
 def test_a_pr_template_linked_outside_is_not_read(campaign_repo, outside, linked):
     (outside / "PULL_REQUEST_TEMPLATE.md").write_text(f"## {SECRET}\n\n{SECRET}\n")
     github = campaign_repo.repo / ".github"
@@ -172,9 +171,14 @@ def outside_entries(outside: Path) -> dict[str, tuple[str, str]]:
 
 
 @pytest.mark.parametrize(
-    "case", ["absolute file", "file up through ..", "test up through .."]
+    ("case", "fix"),
+    [
+        ("absolute file", False),
+        ("absolute file", True),  # was exit 3 (a made-up path to write)
+        ("file up through ..", False),
+        ("test up through ..", False),
+    ],
 )
-@pytest.mark.parametrize("fix", [False, True])
 def test_an_entry_naming_a_file_outside_is_a_problem_at_its_line(
     request, outside, capsys, case, fix
 ):
@@ -216,3 +220,50 @@ def test_the_one_rule_names_what_leads_out(tmp_path, outside):
     assert outside_tree(root, "/etc/passwd").startswith("/etc/passwd is absolute")
     assert outside_tree(root, "pkg/../../x").startswith("pkg/../../x goes up")
     assert outside_tree(root, "").startswith(" is empty")
+
+
+# -- configurations linked to files outside ----------------------------------
+
+
+def test_a_linked_pre_commit_config_is_not_read_for_its_ruff_pin(tmp_path, outside):
+    (outside / "config.yaml").write_text(
+        "repos:\n  - repo: https://github.com/astral-sh/ruff-pre-commit\n"
+        "    rev: not-a-version\n"
+    )
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / PRE_COMMIT_CONFIG).symlink_to(outside / "config.yaml")
+
+    ruff = ruff_for(repo)
+
+    assert ruff.command == installed_ruff().command
+    assert ruff.notice == (
+        f"{PRE_COMMIT_CONFIG} is a symbolic link: nothing is read or written "
+        "through it, so its ruff pin is not read: formatting with ruff "
+        f"{installed_ruff().version}; check the result with the target's own hooks"
+    )
+
+
+def test_a_linked_ruff_configuration_fails_the_evals_and_writes_nothing(
+    pointed, outside, capsys
+):
+    pyproject = pointed.repo / "pyproject.toml"
+    (outside / "pyproject.toml").write_bytes(pyproject.read_bytes())
+    pyproject.unlink()
+    pyproject.symlink_to(outside / "pyproject.toml")
+    before = everything_under(pointed.root)
+    module = pointed.repo / "src/inspect_evals/alpha/alpha.py"
+    text = module.read_text()
+
+    code = main(["--repo", str(pointed.repo), "--registry", str(pointed.registry),
+                 "--eval", "alpha"])  # fmt: skip
+
+    err = capsys.readouterr().err
+    assert code == 3
+    assert (
+        "pyproject.toml is a symbolic link: nothing is read or written through "
+        "it; ruff reads the target's own pyproject.toml"
+    ) in err
+    assert "Traceback" not in err
+    assert module.read_text() == text
+    assert everything_under(pointed.root) == before

@@ -22,7 +22,9 @@ from empty_migrate.delivery.git import GitRepo
 from empty_migrate.delivery.pull_request import TEMPLATE
 from empty_migrate.entries.in_target import entry_path
 from empty_migrate.pipeline.migrate import migrate, select_codemods
+from empty_migrate.registry.drift import citation_problem
 from empty_migrate.registry.loader import Registry
+from empty_migrate.source.citations import Citation, cited_file
 from empty_migrate.target.files import outside_tree
 from empty_migrate.target.lock import lock_path
 from empty_migrate.target.ruff import PRE_COMMIT_CONFIG, installed_ruff, ruff_for
@@ -267,3 +269,16 @@ def test_a_linked_ruff_configuration_fails_the_evals_and_writes_nothing(
     assert "Traceback" not in err
     assert module.read_text() == text
     assert everything_under(pointed.root) == before
+
+
+def test_a_citation_up_through_dots_is_named_not_read(tmp_path, outside):
+    (outside / "x.py").write_text(PRESETS_INCORRECT)  # defines fresh_scorer
+    repo = tmp_path / "repo"
+    (repo / "src/inspect_evals").mkdir(parents=True)
+    cited = Citation("../../../outside/x.py", "fresh_scorer")
+
+    assert cited_file(repo, cited.path) is None
+    assert citation_problem(cited, repo) == (
+        "../../../outside/x.py goes up through '..': name it inside the "
+        "repository, without '..'"
+    )

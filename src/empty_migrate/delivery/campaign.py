@@ -61,7 +61,7 @@ from empty_migrate.pipeline.plan import plan_run
 from empty_migrate.pipeline.stops import held_stops
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.target import registry_of
-from empty_migrate.target.files import WriteError, write_files
+from empty_migrate.target.files import WriteError, outside_tree, write_files
 
 STATE_FILE = "empty-migrate/campaign.json"
 """The state file, under the repository's git folder (never in the work tree)."""
@@ -240,8 +240,7 @@ def plan(
         )  # fmt: skip
         planned = plan_branches(run, tree)
         branches, skipped = _storable(planned, git.listing(base_commit))
-        template_file = tree / TEMPLATE
-        template = _template_text(template_file)
+        template = _template_text(tree, notify)
         behaviour = measure(branches, tree) if measure else None
     conventional = uses_conventional_commits(git.subjects(base_commit))
     deliveries = [
@@ -296,8 +295,17 @@ def _storable(
     return kept, skipped
 
 
-def _template_text(path: Path) -> str | None:
-    """The target's PR template, as prose: a byte that is not UTF-8 is replaced."""
+def _template_text(tree: Path, notify: Callable[[str], None]) -> str | None:
+    """The PR template of `tree`, as prose: a byte that is not UTF-8 is replaced.
+
+    None if there is none, or if it is reached through a symbolic link (which
+    could copy any file into every PR text): `notify` hears that the PR texts
+    use the default layout.
+    """
+    if problem := outside_tree(tree, TEMPLATE):
+        notify(f"{problem}; the PR texts use the default layout")
+        return None
+    path = tree / TEMPLATE
     return path.read_text("utf-8-sig", errors="replace") if path.is_file() else None
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar, ca
 
 from empty_migrate.runtime.policy import POLICY, Outcome, Route
 from empty_migrate.runtime.policy import Category as PolicyCategory
+from empty_migrate.target.files import leaves_tree
 
 if TYPE_CHECKING:  # pydantic validates entries, and loads only to do so
     from pydantic import GetCoreSchemaHandler, TypeAdapter
@@ -116,7 +117,16 @@ def output_locator(output: str) -> tuple[str, list[str] | None] | None:
 
 Scalar = str | int | float | bool | None
 
-PythonFile = Annotated[str, Rule(pattern=r"^[\w/.-]+\.py$")]
+
+def _inside(path: str) -> str:
+    """A path an entry names (a ``::name`` after it aside), if inside the tree."""
+    file = path.partition("::")[0]
+    if problem := leaves_tree(file):
+        raise ValueError(f"{file} {problem}")
+    return path
+
+
+PythonFile = Annotated[str, Rule(pattern=r"^[\w/.-]+\.py$", after=_inside)]
 
 
 def _parses(expression: str) -> str:
@@ -303,7 +313,7 @@ class TestUpdate:
 
     __pydantic_config__: ClassVar = _STRICT
 
-    test: Annotated[str, Rule(pattern=r"^tests/[\w/.-]+\.py::\w+$")]
+    test: Annotated[str, Rule(pattern=r"^tests/[\w/.-]+\.py::\w+$", after=_inside)]
     why: Annotated[str, Rule(min_length=10)]
     edits: Annotated[list[TextEdit], Rule(min_length=1)]
 

@@ -8,11 +8,11 @@ than a process per file.
 
 import functools
 import re
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from empty_migrate.target.files import outside_tree
 from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.ruff import Ruff, ruff_for
 
@@ -58,18 +58,14 @@ class Formatter:
         """
         if not texts:
             return {}
-        configs = {
-            name: (self.repo / name).read_bytes().decode("utf-8", "surrogateescape")
-            for name in _CONFIGS
-            if (self.repo / name).is_file()
-        }
+        configs = self._configs()
         stand_ins = self._stand_ins(texts)
         # with no configuration of the target's, ruff would read the user's own
         key = self._key(texts, configs, stand_ins) if configs else None
         kept = recall("formatted", key) if key else None
         if isinstance(kept, dict) and list(kept) == list(texts):
             return kept
-        formatted = self._format_in_scratch(texts, stand_ins)
+        formatted = self._format_in_scratch(texts, configs, stand_ins)
         if key:
             keep("formatted", key, formatted)
         return formatted
@@ -86,14 +82,29 @@ class Formatter:
         parts += [f"text {path}\0{text}" for path, text in texts.items()]
         return key_of(*parts)
 
+    def _configs(self) -> dict[str, str]:
+        """The target's ruff configuration files at its root, by name.
+
+        Raises:
+            FormatterError: If one is reached through a symbolic link: it is
+                not read, and formatting without it would not be the target's.
+        """
+        configs = {}
+        for name in _CONFIGS:
+            if problem := outside_tree(self.repo, name):
+                raise FormatterError(f"{problem}; ruff reads the target's own {name}")
+            if (self.repo / name).is_file():
+                data = (self.repo / name).read_bytes()
+                configs[name] = data.decode("utf-8", "surrogateescape")
+        return configs
+
     def _format_in_scratch(
-        self, texts: dict[str, str], stand_ins: list[StandIn]
+        self, texts: dict[str, str], configs: dict[str, str], stand_ins: list[StandIn]
     ) -> dict[str, str]:
         with tempfile.TemporaryDirectory(prefix="empty-migrate-") as scratch:
             root = Path(scratch)
-            for config in _CONFIGS:
-                if (self.repo / config).is_file():
-                    shutil.copy(self.repo / config, root / config)
+            for name, config in configs.items():
+                (root / name).write_bytes(config.encode("utf-8", "surrogateescape"))
             for stand_in, folder in stand_ins:
                 if folder:
                     (root / stand_in).mkdir(parents=True, exist_ok=True)

@@ -35,6 +35,7 @@ from empty_migrate.source.syntax import (
     imports_of,
     qualified_definitions,
 )
+from empty_migrate.target.files import leaves_tree
 from empty_migrate.target.text_files import NotUtf8, source_text
 
 _ADVICE = {
@@ -126,6 +127,8 @@ def citation_problem(citation: Citation, repo: Path) -> str | None:
     Raises:
         NotUtf8: If the cited file is not UTF-8.
     """
+    if problem := leaves_tree(citation.path):
+        return f"{citation.path} {problem}"
     defined = cited_symbols(repo, citation)
     if defined is None:
         return f"no file {citation.path} in {repo / PACKAGE_ROOT} or {repo}"

@@ -35,6 +35,7 @@ from empty_migrate.registry import EVALS_DIR, entry_files
 from empty_migrate.runtime import policy
 from empty_migrate.source import citations
 from empty_migrate.source.citations import line_citations, symbol_citations
+from empty_migrate.target import files
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.yaml_files import LOADER, compose_yaml, yaml_problem
 
@@ -245,7 +246,7 @@ def _readable(path: Path) -> str:
 @cache
 def _checked_by() -> str:
     """What decides whether a text is a valid entry: the code that checks it."""
-    checks = [schema, policy, citations, sys.modules[__name__]]
+    checks = [schema, policy, citations, files, sys.modules[__name__]]
     return code_digest(checks, *codemods.names())
 
 
@@ -271,10 +272,16 @@ def _validated(path: Path, text: str) -> tuple[EvalEntry | None, list[str]]:
         entry = validate_entry(data)
     except ValidationError as error:
         return None, [
-            _located(path, lines, e["loc"], _MESSAGES.get(e["type"], e["msg"]))
-            for e in error.errors()
+            _located(path, lines, e["loc"], _message(e)) for e in error.errors()
         ]
     return entry, [_located(path, lines, loc, msg) for loc, msg in check_entry(entry)]
+
+
+def _message(error: Any) -> str:
+    """A pydantic error's problem, worded for a registry file."""
+    if error["type"] == "value_error":  # a Rule's own words, without "Value error, "
+        return str(error["ctx"]["error"])
+    return cast(str, _MESSAGES.get(error["type"], error["msg"]))
 
 
 def _composed(text: str) -> yaml.Node | None:

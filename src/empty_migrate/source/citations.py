@@ -28,6 +28,7 @@ from pathlib import Path
 from empty_migrate.source import syntax
 from empty_migrate.source.scan import PACKAGE_ROOT
 from empty_migrate.source.syntax import blocks, definition_names, end_of, first_line
+from empty_migrate.target.files import leaves_tree
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.text_files import source_text
 
@@ -136,8 +137,11 @@ def enclosing_symbol(text: str, first: int, last: int) -> str | None:
 def cited_file(root: Path, path: str) -> Path | None:
     """The file a citation's path names in the tree at `root`, if there is one.
 
-    From ``src/inspect_evals`` first, then from the repository root.
+    From ``src/inspect_evals`` first, then from the repository root; none
+    for a path that leaves the tree (`leaves_tree`).
     """
+    if leaves_tree(path):
+        return None
     for base in (root / PACKAGE_ROOT, root):
         if (base / path).is_file():
             return base / path

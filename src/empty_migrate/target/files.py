@@ -8,6 +8,9 @@ it was; an error while renaming puts back the files already renamed.
 Nothing is written through a symbolic link: a destination that is one, or
 lies under a folder that is one, is refused before anything is staged (a
 write there would land outside the tree, or replace the link with a file).
+The same rule, `outside_tree`, decides every path the target names before it
+is read: inside the tree by its text (`leaves_tree`: not absolute, no ``..``)
+and through no link (`linked_part`).
 
 A `Journal` (a file the caller keeps outside the tree) names the staging
 files before they are made, and says when the renames begin, so that what a
@@ -98,14 +101,47 @@ def write_files(
             journal.clear()
 
 
+def leaves_tree(path: str) -> str | None:
+    """Why `path` names no place inside a tree, if it does not, said after it.
+
+    A path the target names (an entry's file, a template, a test) is taken
+    from the tree's root, ``/``-separated: an absolute one, or one with a
+    ``..`` part, may name any file, so it is refused before anything is read.
+    """
+    pure = PurePosixPath(path)
+    if not pure.parts:
+        return "is empty: name a file inside the repository"
+    if pure.is_absolute():
+        return "is absolute: name it relative, inside the repository"
+    if ".." in pure.parts:
+        return "goes up through '..': name it inside the repository, without '..'"
+    return None
+
+
+def outside_tree(root: Path, path: str) -> str | None:
+    """Why `path` under `root` is not inside the tree, if it is not: the one rule.
+
+    Every path the target names goes through it before it is read or
+    written: it must stay inside the tree (`leaves_tree`) and reach its file
+    through no symbolic link (`linked_part`), which could lead anywhere.
+    """
+    if problem := leaves_tree(path):
+        return f"{path} {problem}"
+    if linked := linked_part(root, path):
+        return f"{linked} is a symbolic link: nothing is read or written through it"
+    return None
+
+
 def linked_part(root: Path, path: str) -> str | None:
     """The first part of `path` under `root` that is a symbolic link, if any.
 
     A file written at `path` would land where that link points (or, if the
-    link is the file itself, replace it), not in the tree under `root`.
+    link is the file itself, replace it), not in the tree under `root`. A
+    path that leaves the tree by its own text (`leaves_tree`) is returned
+    whole.
     """
     parts = PurePosixPath(path).parts
-    if not parts or PurePosixPath(path).is_absolute() or ".." in parts:
+    if leaves_tree(path):
         return path
     current = root
     for index, part in enumerate(parts):
@@ -119,8 +155,8 @@ def linked_part(root: Path, path: str) -> str | None:
 
 def unwritable(root: Path, path: str) -> str | None:
     """Why a file could not be written at `path` under `root`, if it could not."""
-    if linked := linked_part(root, path):
-        return f"{linked} is a symbolic link: nothing is written through it"
+    if problem := outside_tree(root, path):
+        return problem
     destination = root / path
     if destination.is_dir():
         return f"{path} is a folder where a file must go"

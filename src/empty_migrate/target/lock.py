@@ -74,7 +74,11 @@ def repository_lock(
 
 
 def lock_path(repo: Path) -> Path:
-    """Where the lock of the repository at `repo` lives."""
+    """Where the lock of the repository at `repo` lives.
+
+    Raises:
+        LockError: If ``.git`` names no git folder (`git_common_dir`).
+    """
     common = git_common_dir(repo)
     if common is not None:
         return common / LOCK_FILE
@@ -87,7 +91,14 @@ def git_common_dir(repo: Path) -> Path | None:
 
     Read from ``.git`` as git lays it out (a folder, or a file naming the
     worktree's folder, whose ``commondir`` names the shared one), without
-    running git.
+    running git. A worktree's folder lies outside its checkout, so the
+    pointer is followed, but only to a git folder as git knows one (its
+    ``HEAD``, and the shared ``objects`` and ``refs``), so the lock's folder
+    is made in no other folder, and no folder is created on the way to it.
+
+    Raises:
+        LockError: If ``.git`` names a folder that is not a git folder (one
+            that does not exist, say): git refuses such a checkout too.
     """
     dot_git = repo / ".git"
     if dot_git.is_dir():
@@ -99,10 +110,25 @@ def git_common_dir(repo: Path) -> Path | None:
         git_dir = repo / text.removeprefix("gitdir:").strip()
     else:
         return None
-    common = git_dir / "commondir"
-    if common.is_file():
-        git_dir = git_dir / common.read_text(encoding="utf-8").strip()
-    return git_dir.resolve()
+    common = git_dir
+    if (git_dir / "commondir").is_file():
+        pointer = (git_dir / "commondir").read_text("utf-8", errors="replace")
+        common = git_dir / pointer.strip()
+    if not _is_git_folder(git_dir, common):
+        raise LockError(
+            f"{dot_git} names {git_dir}, which is not a git folder: repair the "
+            "checkout (git worktree repair, or clone it again), then run again"
+        )
+    return common.resolve()
+
+
+def _is_git_folder(git_dir: Path, common: Path) -> bool:
+    """Whether `git_dir` (sharing `common`) holds what git needs of a git folder."""
+    return (
+        (git_dir / "HEAD").is_file()
+        and (common / "objects").is_dir()
+        and (common / "refs").is_dir()
+    )
 
 
 def _acquire(

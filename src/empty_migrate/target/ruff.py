@@ -33,6 +33,7 @@ from empty_migrate.target.cache import (
     checked_version,
 )
 from empty_migrate.target.corpus import CorpusError, pip_command
+from empty_migrate.target.files import outside_tree
 from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.yaml_files import read_yaml
 
@@ -52,6 +53,8 @@ class Ruff:
 def ruff_for(repo: Path) -> Ruff:
     """The ruff that formats like the target's pre-commit hook does."""
     installed = installed_ruff()
+    if problem := outside_tree(repo, PRE_COMMIT_CONFIG):
+        return _fallback(f"{problem}, so its ruff pin is not read")
     pin = pinned_version(repo)
     if pin is None or pin == installed.version:
         return installed

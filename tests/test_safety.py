@@ -23,7 +23,13 @@ run. Beside the code each concerns:
   ``tests/corpus/test_line_ends_on_target.py`` (a CRLF scorer of 0.26.0);
 - registry and YAML input: ``tests/registry/test_registry_input.py``,
   ``tests/cli/test_registry_input.py``, ``tests/target/test_yaml_files.py``;
-- the write journal and rollback, unit by unit: ``tests/target/test_files.py``.
+- the write journal and rollback, unit by unit: ``tests/target/test_files.py``;
+- round 2: a release never built, a relative cache setting
+  (``tests/target/test_release_download.py``); paths the target names, a
+  ``.git`` file, a linked PR template, entries outside (``test_safety_paths.py``);
+  hostile logs (``tests/audit/test_safety_logs.py``); saved audits and
+  ``--output`` (``tests/cli/test_audit_inputs.py``); every command on bad
+  input, no traceback (``tests/cli/test_no_traceback.py``).
 """
 
 import hashlib

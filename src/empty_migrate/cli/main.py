@@ -91,18 +91,19 @@ def _print_policy(fmt: str) -> int:
 def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
     import json
-    from dataclasses import asdict
 
-    from empty_migrate.audit.log import answer_location
-    from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections
-    from empty_migrate.cli.common import open_registry, progress_bar
-    from empty_migrate.target.layout import enclosing_checkout
+    from empty_migrate.audit.outcomes import (
+        LogReadError,
+        outcome_row,
+        read_logs,
+        render_sections,
+    )
+    from empty_migrate.cli.common import outcome_locations, progress_bar
 
-    # a known eval's answer is read where its registry entry says, as audit does
-    registry = open_registry(registry_dir, enclosing_checkout(Path.cwd()))
+    location_of = outcome_locations(registry_dir)
     try:
         with progress_bar(doing="reading logs") as progress:
-            found = read_logs(logs, progress, answer_location(registry))
+            found = read_logs(logs, progress, location_of)
     except LogReadError as error:
         print(f"empty-migrate: {error}", file=sys.stderr)
         return ExitCode.USAGE
@@ -113,7 +114,7 @@ def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
             print(f"empty-migrate: {one.log}: {partial}", file=sys.stderr)
     outcomes = [o for one in found.read for o in one.outcomes]
     if fmt == "json":
-        print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
+        print(json.dumps([outcome_row(o) for o in outcomes], indent=2, default=str))
     else:
         print(render_sections(found.read), end="")
     # a log cut short is bad input, as when it is named: the others are reported

@@ -55,22 +55,34 @@ def copy_logs(folder: Path) -> Path:
     return logs
 
 
-@pytest.fixture(scope="module")
-def scanned(tmp_path_factory) -> tuple[Path, Any]:
-    """The copied logs, and Scout's data frame of the scanner's results over them."""
-    scout = require_scout()
-    folder = tmp_path_factory.mktemp("scout")
+def scan_logs(scout: Path, folder: Path) -> None:
+    """Copy the committed logs into `folder`, and scan them there."""
     logs = copy_logs(folder)
-    subprocess.run(
+    done = subprocess.run(
         [scout, "scan", SCANNER, "-T", logs, "--scans", folder / "scans"]
-        + ["--display", "none"],
+        + ["--display", "plain"],
         cwd=folder,
-        check=True,
+        capture_output=True,
+        text=True,
     )
+    if done.returncode:
+        # Scout names a package's scanner only for an installed package: a
+        # checkout on PYTHONPATH over another one's install is not one
+        pytest.fail(f"scout scan failed ({INSTALL}?):\n{done.stdout}{done.stderr}")
+
+
+@pytest.fixture(scope="module")
+def scanned(built_once) -> tuple[Path, Any]:
+    """The copied logs, and Scout's data frame of the scanner's results over them.
+
+    Scanned once in a run, whichever pytest-xdist worker asks first.
+    """
+    scout = require_scout()
+    folder = built_once("scout-scan", lambda folder: scan_logs(scout, folder))
     from inspect_scout import scan_results_df
 
     [scan] = (folder / "scans").glob("scan_id=*")
-    return logs, scan_results_df(str(scan))
+    return folder / "logs", scan_results_df(str(scan))
 
 
 def outcomes_rows(logs: Path) -> list[dict[str, Any]]:

@@ -66,6 +66,8 @@ def test_console_script_entry_point(wheel, wheel_names):
     [entry_points] = [n for n in wheel_names if n.endswith("entry_points.txt")]
     text = wheel.read(entry_points).decode()
     assert "empty-migrate = empty_migrate.__main__:run" in text
+    # inspect_ai's registry (and so Scout) finds the package's scanner here
+    assert "[inspect_ai]\nempty_migrate = empty_migrate.scout._registry" in text
 
 
 def test_registry_data_ships(wheel_names):

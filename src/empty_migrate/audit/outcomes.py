@@ -12,7 +12,7 @@ silence; a log of a run that ended early says how much of the run it holds.
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 from zipfile import ZipFile
@@ -58,6 +58,18 @@ class SampleOutcome:
     model: str = ""
     flags: tuple[str, ...] = ()
     excerpt: str = ""
+
+
+def outcome_row(found: SampleOutcome) -> dict[str, Any]:
+    """One sample's row as ``outcomes --format json`` writes it, in JSON values.
+
+    The keys are the fields of `SampleOutcome`; the Scout scanner's results
+    carry the same row (`empty_migrate.scout`).
+    """
+    row = asdict(found)
+    row["outcome"] = str(found.outcome)
+    row["flags"] = list(found.flags)
+    return row
 
 
 @dataclass(frozen=True)

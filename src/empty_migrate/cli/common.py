@@ -12,6 +12,7 @@ from empty_migrate.registry import folder_problem
 from empty_migrate.registry.target import registry_of, unknown_evals
 
 if TYPE_CHECKING:  # the entries' loader is imported when an entry is read
+    from empty_migrate.audit.outcomes import AnswerLocation
     from empty_migrate.pipeline.migrate import Progress
     from empty_migrate.registry.loader import Registry, RegistryError
 
@@ -69,6 +70,24 @@ def open_registry(directory: Path, root: Path | None) -> "Registry":
             "entries, or leave --registry out for the registry this tool ships"
         )
     return registry_of(root, directory)
+
+
+def outcome_locations(directory: Path) -> "AnswerLocation":
+    """Where each log's eval keeps the model's answer, as `outcomes` reads logs.
+
+    A known eval's answer is read where its registry entry says, as audit
+    does: the registry of the inspect_evals checkout holding the working
+    folder, if any, then `directory`'s (`open_registry`). The Scout scanner
+    reads logs through this too (`empty_migrate.scout`).
+
+    Raises:
+        UsageError: If `directory` is not a folder holding registry entries.
+    """
+    # imported here: reading logs needs inspect_ai, which most commands do not
+    from empty_migrate.audit.log import answer_location
+    from empty_migrate.target.layout import enclosing_checkout
+
+    return answer_location(open_registry(directory, enclosing_checkout(Path.cwd())))
 
 
 def check_or_report(registry: "Registry", evals: Iterable[str] | None = None) -> bool:

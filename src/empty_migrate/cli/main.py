@@ -96,23 +96,24 @@ def _print_policy(fmt: str) -> int:
 def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
     import json
-    from dataclasses import asdict
 
-    from empty_migrate.audit.log import answer_location
-    from empty_migrate.audit.outcomes import LogReadError, read_logs, render_sections
+    from empty_migrate.audit.outcomes import (
+        LogReadError,
+        outcome_row,
+        read_logs,
+        render_sections,
+    )
     from empty_migrate.cli.common import (
         note,
-        open_registry,
+        outcome_locations,
         progress_bar,
         terminal_safe,
     )
-    from empty_migrate.target.layout import enclosing_checkout
 
-    # a known eval's answer is read where its registry entry says, as audit does
-    registry = open_registry(registry_dir, enclosing_checkout(Path.cwd()))
+    location_of = outcome_locations(registry_dir)
     try:
         with progress_bar(doing="reading logs") as progress:
-            found = read_logs(logs, progress, answer_location(registry))
+            found = read_logs(logs, progress, location_of)
     except LogReadError as error:
         note(str(error))
         return ExitCode.USAGE
@@ -123,7 +124,7 @@ def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
             note(f"{one.log}: {partial}")
     outcomes = [o for one in found.read for o in one.outcomes]
     if fmt == "json":
-        print(json.dumps([asdict(o) for o in outcomes], indent=2, default=str))
+        print(json.dumps([outcome_row(o) for o in outcomes], indent=2, default=str))
     else:
         print(terminal_safe(render_sections(found.read)), end="")
     # a log cut short is bad input, as when it is named: the others are reported

@@ -59,7 +59,7 @@ def judged() -> Scorer:
 
 @scorer(metrics=[])
 def needs_metadata() -> Scorer:
-    """agent_bench's scorer offline: it reads a key the synthetic sample lacks."""
+    """A scorer offline that reads a sample metadata key the synthetic sample lacks."""
 
     async def score(state: TaskState, target: Target) -> Score:
         return Score(value=CORRECT if state.metadata["evaluation"] else INCORRECT)

@@ -34,7 +34,7 @@ def by_outcome(audit: Audit) -> dict:
 
 
 def unrouted_and_routed(tree) -> tuple[Audit, Audit]:
-    """agent_bench's scorer as 0.26.0 has it, and wrapped by the router."""
+    """A scorer reading metadata the sample lacks, and wrapped by the router."""
     routed = route_empty_responses(needs_metadata(), category="qa")
     return (
         small_audit(tree, {"needs_metadata": needs_metadata()}, category="qa"),

@@ -126,16 +126,14 @@ def test_reverting_any_eval_fails_its_policy_test(
 def test_flipping_any_cell_a_test_reaches_fails_it(
     passing, target_env, migrated_tree, tmp_path
 ):
-    """Every flip fails its test, but a tag the eval's scorer does not show.
+    """Every flip fails its test, but where the eval's scorer cannot score offline.
 
-    ``score`` and ``score_tagged`` differ only on a failing score with no
-    reason of its own (``_annotate``), and for an overflow or no output,
-    whose reason is None, only where it has no explanation either. A scorer
-    that writes its own reason on a non-answer (cybench's tagged empty path),
-    passes, or cannot score the offline sample (``probe_offline``) scores the
-    sample alike on both routes, and its test, which asserts the route's
-    reason and explanation from the scorer's own score, passes under both:
-    such a cell is counted, not required.
+    ``score`` and ``score_tagged`` both give the sample to the scorer; the
+    routed score names the route it took (``empty_route``), so the flip
+    shows even where the score itself does not (a passing score, a reason of
+    its own). A scorer that cannot score the offline sample
+    (``probe_offline``) raises alike on both routes: its cells are counted,
+    not required.
     """
     migrated, report = migrated_tree
     tree = copy_of(migrated, tmp_path)
@@ -147,15 +145,15 @@ def test_flipping_any_cell_a_test_reaches_fails_it(
     reached = {cell for cell in cells(passing) if not overridden(cell)}
     caught = cells(failed(outcomes))
     tags = {cell for cell in reached if tag_only(cell, passing)}
+    offline = {cell for cell in tags if cannot_score_offline(cell)}
     print(
         f"flipped: {len(reached & caught)} of {len(reached)} cells reached "
         f"(eval, construct, outcome) fail; of the {len(tags)} where only the tag "
-        f"changes, {len(tags & caught)}; tag not shown by: "
-        f"{sorted({cell[0] for cell in tags - caught})}"
+        f"changes, {len(tags & caught)}; of the {len(offline)} whose scorer "
+        f"cannot score offline, {len(offline & caught)}: "
+        f"{sorted({cell[0] for cell in offline})}"
     )
-    assert sorted(reached - tags - caught) == []
-    agentic = {cell for cell in tags if cell[2] == "tool_calls_only"}
-    assert len(agentic & caught) >= 5
+    assert sorted(reached - offline - caught) == []
 
 
 def test_removing_the_after_trajectory_rule_fails_every_after_tools_test(
@@ -202,6 +200,16 @@ def overridden(cell: tuple[str, str, str]) -> bool:
         for scorer in entry.scorers
         for task in [None, *entry.tasks]
         for override in resolve(entry, task, scorer).overrides
+    )
+
+
+def cannot_score_offline(cell: tuple[str, str, str]) -> bool:
+    """Whether the eval declares its scorer cannot score the offline sample."""
+    entry = load_registry().get(cell[0])
+    return any(
+        resolve(entry, task, scorer).probe_offline is not None
+        for scorer in entry.scorers
+        for task in [None, *entry.tasks]
     )
 
 

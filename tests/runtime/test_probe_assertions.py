@@ -107,10 +107,15 @@ async def test_a_failing_score_shows_the_route_tagged_or_plain(scorers):
         assert_scored(plain, "tool_calls_only", "score_tagged", "no_response")
 
 
-async def test_a_passing_score_is_the_same_on_both_routes(scorers):
-    for name in ("tagged_passing", "plain_passing"):
-        for route in ("score", "score_tagged"):
-            assert_scored(await scored(scorers, name), "tool_calls_only", route, "x")
+async def test_a_passing_score_shows_its_route_only_in_the_metadata(scorers):
+    for name, route, other in [
+        ("tagged_passing", "score_tagged", "score"),
+        ("plain_passing", "score", "score_tagged"),
+    ]:
+        found = await scored(scorers, name)
+        assert_scored(found, "tool_calls_only", route, "x")
+        with pytest.raises(AssertionError, match="tool_calls_only"):
+            assert_scored(found, "tool_calls_only", other, "x")
 
 
 async def test_a_scorers_crash_fails_unless_declared(scorers):

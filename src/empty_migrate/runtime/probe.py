@@ -583,7 +583,8 @@ def assert_scored(
     on ``score_tagged`` a failing score with no reason of its own gets
     `reason`, the route's, and an explanation. A passing score is the same on
     both routes, so only a failing one shows the tag. A non-answer is marked
-    with its ``empty_outcome``, an answer (`outcome` ``answered``) is not.
+    with its ``empty_outcome`` and its ``empty_route`` (`route`), an answer
+    (`outcome` ``answered``) is not.
 
     The scorer may fail to score the offline sample only as its construct
     declares (`Construct.offline`) or for want of an optional dependency, and
@@ -609,6 +610,9 @@ def assert_scored(
             continue
         assert same_value(one.score.value, own.score.value), (outcome, one.score)
         assert one.empty_outcome == marked, (outcome, one.score.metadata)
+        if one.empty_outcome is not None:
+            routed = (one.score.metadata or {}).get("empty_route")
+            assert routed == route, (outcome, routed)
         mine = own.score
         if route == "score_tagged" and mine.reason is None and is_failing(mine.value):
             assert one.score.reason == reason, (outcome, one.score.reason)

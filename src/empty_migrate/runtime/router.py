@@ -777,7 +777,7 @@ def route_empty_responses(
         route = policy.route(found, state)
         if route in (Route.SCORE, Route.SCORE_TAGGED):
             result = await scorer(state, target)
-            return _annotate(result, found, tag=route == Route.SCORE_TAGGED)
+            return _annotate(result, found, route)
         return policy.score(found, route, outputs[-1], state, target)
 
     return score
@@ -1030,15 +1030,26 @@ def _outcome_metadata(found: Classification) -> dict[str, Any]:
 
 
 def _annotate(
-    result: Score | None, found: Classification, *, tag: bool
+    result: Score | None, found: Classification, route: Route
 ) -> Score | None:
+    """The scorer's own score of a non-answer, marked with its class and route.
+
+    ``empty_route`` says whether the router gave the sample to the scorer
+    tagged or not, which the score itself shows only when it fails with no
+    reason of its own.
+    """
     plain_answer = found.outcome == Outcome.ANSWERED and not (
         found.flags & _PARTIAL_FLAGS
     )
     if result is None or plain_answer:
         return result
     annotated = result.model_copy(deep=True)
-    annotated.metadata = {**(annotated.metadata or {}), **_outcome_metadata(found)}
+    annotated.metadata = {
+        **(annotated.metadata or {}),
+        **_outcome_metadata(found),
+        "empty_route": str(route),
+    }
+    tag = route == Route.SCORE_TAGGED
     if tag and annotated.reason is None and is_failing(annotated.value):
         annotated.reason = route_reason(found.outcome)
         annotated.explanation = annotated.explanation or found.explanation

@@ -104,6 +104,7 @@ def test_a_clean_lint_is_kept_and_answers_the_next(tree, capsys):
                 "not_fixed": {},
                 "suggested_entries": {},
                 "not_in_registry": [],
+                "unreadable": [],
             },
             indent=2,
         ).splitlines(),
@@ -112,7 +113,8 @@ def test_a_clean_lint_is_kept_and_answers_the_next(tree, capsys):
 
 def test_a_changed_scorer_is_linted_again(tree, capsys):
     lint_clean(tree, capsys)
-    tree.write({SCORER_PATH: WRAPPED.replace("route_empty_responses(score", "(score")})
+    unwrapped = WRAPPED.replace('route_empty_responses(score, category="qa")', "score")
+    tree.write({SCORER_PATH: unwrapped})
     code, lines, _ = lint(tree, SCORER_PATH, capsys=capsys)
     assert code == 1
     assert " EM002 scorer demo_scorer is registered with wrap_router" in lines[0]

@@ -86,7 +86,7 @@ def _lint(args: argparse.Namespace, root: Path, cwd: Path) -> int:
         report_problems(error)
         return ExitCode.USAGE
     _print(report, args.format, cwd)
-    return ExitCode.WORK_REMAINS if report.findings else ExitCode.OK
+    return ExitCode.WORK_REMAINS if report.failed else ExitCode.OK
 
 
 def _linted(root: Path, registry: "Registry", evals: list[str]) -> "LintReport":
@@ -97,7 +97,8 @@ def _linted(root: Path, registry: "Registry", evals: list[str]) -> "LintReport":
 
     before = clean.snapshot(root, registry, evals)
     report = lint(root, registry, evals, fix_plan(registry, root))
-    clean.keep_clean(root, registry, before, (f.eval for f in report.findings))
+    found = [*report.findings, *report.unreadable]
+    clean.keep_clean(root, registry, before, (f.eval for f in found))
     return report
 
 
@@ -132,6 +133,15 @@ def _print(report: "LintReport", fmt: str, cwd: Path) -> None:
             }
             for finding in report.findings
         ]
+        unreadable = [
+            {
+                "path": _shown(one.path, report, cwd),
+                "line": one.line,
+                "message": one.message,
+                "eval": one.eval,
+            }
+            for one in report.unreadable
+        ]
         data = {
             "findings": findings,
             "fixable": report.fixable,
@@ -139,12 +149,16 @@ def _print(report: "LintReport", fmt: str, cwd: Path) -> None:
             "not_fixed": report.left,
             "suggested_entries": report.suggestions,
             "not_in_registry": report.unknown,
+            "unreadable": unreadable,
         }
         print(json.dumps(data, indent=2))
         return
     for finding in report.findings:
         where = _shown(finding.path, report, cwd)
         print(f"{where}:{finding.line}:{finding.col}: {finding.code} {finding.message}")
+    for one in report.unreadable:
+        where = _shown(one.path, report, cwd)
+        print(f"{where}:{one.line}:{one.col}: {one.message}")
     for name, text in report.suggestions.items():
         print(f"\n# suggested registry entry: {entry_path(name)}")
         print(text, end="")
@@ -163,6 +177,9 @@ def _print(report: "LintReport", fmt: str, cwd: Path) -> None:
             f"; --fix migrates {', '.join(report.fixable)}" if report.fixable else ""
         )
         note(f"{len(report.findings)} finding(s){fixable}")
+    if report.unreadable:
+        evals = ", ".join(dict.fromkeys(one.eval for one in report.unreadable))
+        note(f"not linted: {evals}, as a file of it cannot be read; fix it, then lint")
     for line in report.joined if report.fixable else []:
         note(line)
 

@@ -5,6 +5,9 @@ section by section: the sections this tool can fill (what the PR contains,
 the description, the related issue, how to reproduce) are filled, a section
 it does not know is kept as the template has it, and in the checklist only
 what the migration itself did is ticked; what needs a person stays open.
+Sections start at H1 and H2 headings, or at the top level of a template that
+has neither (only ``###``); a template with no heading at all is kept as it
+is, followed by the default sections.
 """
 
 import re
@@ -60,7 +63,7 @@ _ROLES = {
     "checklist": ("checklist",),
 }
 """Template sections this tool fills, by words of their heading (first match)."""
-_HEADING = re.compile(r"^(#{1,2}) +(.+?)\s*$", re.MULTILINE)
+_HEADING = re.compile(r"^(#{1,6}) +(.+?)\s*$", re.MULTILINE)
 _COMMENT = re.compile(r"<!--.*?-->\n?", re.DOTALL)
 _BOX = re.compile(r"^(\s*- \[) \](.*)$")
 _POLICY = (
@@ -228,6 +231,8 @@ def render(
     """The pull-request description of `branch`, in the sections of `template`."""
     changes = eval_changes(branch)
     sections = _sections(template or DEFAULT_TEMPLATE)
+    if len(sections) == 1:  # no heading (prose only): its text, then the default's
+        sections += _sections(DEFAULT_TEMPLATE)[1:]
     reproduce = _reproduce(branch, changes)
     has_reproduce = any(h and _role(h) == "reproduce" for h, _, _ in sections)
     filled = {
@@ -263,12 +268,17 @@ def _role(heading: str) -> str | None:
 
 
 def _sections(template: str) -> list[tuple[str | None, int, str]]:
-    """(heading, level, body) of each H1/H2 section; the preamble has no heading."""
-    marks = list(_HEADING.finditer(template))
-    start = marks[0].start() if marks else len(template)
-    sections: list[tuple[str | None, int, str]] = [(None, 0, template[:start])]
-    for mark, after in zip(marks, [*marks[1:], None], strict=True):
-        end = after.start() if after else len(template)
+    """(heading, level, body) of each section; the preamble has no heading.
+
+    Sections start at the H1 and H2 headings; a template with neither (only
+    ``###`` headings, a common style) has its sections at its top level.
+    """
+    headings = list(_HEADING.finditer(template))
+    top = max(2, min((len(mark.group(1)) for mark in headings), default=2))
+    marks = [mark for mark in headings if len(mark.group(1)) <= top]
+    starts = [mark.start() for mark in marks] + [len(template)]
+    sections: list[tuple[str | None, int, str]] = [(None, 0, template[: starts[0]])]
+    for mark, end in zip(marks, starts[1:], strict=True):
         sections.append((mark.group(2), len(mark.group(1)), template[mark.end() : end]))
     return sections
 

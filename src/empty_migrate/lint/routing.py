@@ -14,7 +14,13 @@ from pathlib import Path
 
 from empty_migrate.source.package_index import package_of
 from empty_migrate.source.scan import PACKAGE_ROOT, builtin_scorer
-from empty_migrate.source.syntax import Function, decorator_kinds, imports_of, last_name
+from empty_migrate.source.syntax import (
+    Function,
+    decorator_kinds,
+    imports_of,
+    last_name,
+    parse_python,
+)
 from empty_migrate.target.text_files import NotUtf8, source_text
 
 POLICY_MODULE = "inspect_evals.utils.empty_response"
@@ -68,7 +74,7 @@ def read_file(repo: Path, file: str) -> FileRouting | None:
     """The routing of one file (relative to src/inspect_evals); None if unreadable."""
     try:
         text = source_text(repo / PACKAGE_ROOT / file)
-        tree = ast.parse(text)
+        tree = parse_python(text, file)
     except (OSError, NotUtf8, SyntaxError, ValueError):
         return None
     result = FileRouting(file, text.splitlines())

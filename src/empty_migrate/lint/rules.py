@@ -124,6 +124,14 @@ class LintReport:
     """A starting registry entry for each new eval with findings."""
     unknown: list[str] = field(default_factory=list)
     """The evals linted that have no registry entry."""
+    unreadable: list[LintFinding] = field(default_factory=list)
+    """Files that do not parse or are not UTF-8 (code ""): nothing else of their
+    eval is linted, and ``--fix`` leaves it."""
+
+    @property
+    def failed(self) -> bool:
+        """Whether lint found anything: a finding, or a file it could not read."""
+        return bool(self.findings or self.unreadable)
 
 
 FixPlan = tuple[list[str], dict[str, str], list[str]]
@@ -153,6 +161,9 @@ def lint(
         if entry is None:
             report.unknown.append(name)
         scan = scan_eval(root, name)
+        if scan.not_utf8 or scan.unparsable:
+            report.unreadable += _unreadable(name, scan)
+            continue  # what else it finds would be about code it cannot read
         routing = eval_routing(root, _files(root, name, entry))
         found = _one_per_place(_findings(name, entry, scan, routing, root))
         if entry is not None:
@@ -182,6 +193,14 @@ def lint(
                 "leave these findings; see the entry's scorers and codemods"
             )
     return report
+
+
+def _unreadable(name: str, scan: EvalScan) -> list[LintFinding]:
+    """One line per file of the eval that is not UTF-8 or does not parse."""
+    return [LintFinding(name, f.file, f.line, 1, "", f.text) for f in scan.not_utf8] + [
+        LintFinding(name, f.file, f.line, 1, "", f"does not parse: {f.text}")
+        for f in scan.unparsable
+    ]
 
 
 def _unfixable(found: LintFinding) -> str:

@@ -18,6 +18,7 @@ from empty_migrate.codemods.changelog.text import scoring_changes
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.pipeline.comment_review import CommentReview, ReviewNote
 from empty_migrate.pipeline.formatter import Formatter
+from empty_migrate.source.syntax import NestedTooDeeply
 from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import linked_part
 from empty_migrate.target.text_files import NotUtf8, lines, restored
@@ -169,12 +170,14 @@ def run_file(
 
 
 def _parse_failure(error: Exception) -> str | None:
-    """Why LibCST could not parse the file, if that is what `error` says."""
+    """Why the file could not be parsed, if that is what `error` says."""
     # imported here: LibCST is loaded only by codemods that rewrite through it
     from libcst import ParserSyntaxError
 
     if isinstance(error, ParserSyntaxError):
         return f"does not parse (line {error.raw_line}): {error.message}"
+    if isinstance(error, NestedTooDeeply):
+        return f"does not parse: {error}"
     return None
 
 

@@ -33,6 +33,7 @@ from empty_migrate.source.syntax import (
     Function,
     definition_names,
     imports_of,
+    parse_python,
     qualified_definitions,
 )
 from empty_migrate.target.files import leaves_tree
@@ -204,7 +205,7 @@ def _bound_names(path: Path, mtime_ns: int) -> frozenset[str]:
     """
     names = set(_top_level_names(path, mtime_ns))
     try:
-        tree = ast.parse(source_text(path))
+        tree = parse_python(source_text(path), str(path))
     except SyntaxError:
         return frozenset(names)
     names |= imports_of(tree).locals
@@ -220,7 +221,7 @@ def _top_level_names(path: Path, mtime_ns: int) -> frozenset[str]:
     functions, so the scan's ``@task``/``@scorer`` index does not hold them.
     """
     try:
-        tree = ast.parse(source_text(path))
+        tree = parse_python(source_text(path), str(path))
     except SyntaxError:
         return frozenset()
     return frozenset(
@@ -242,6 +243,12 @@ def drift(registry: Registry, scans: dict[str, EvalScan], repo: Path) -> list[Dr
         for name in sorted(set(registry.evals) - set(scans))
     ]
     for name in sorted(set(registry.evals) & set(scans)):
+        if scans[name].unparsable:  # its code cannot be compared with its entry
+            found += [
+                Drift(name, "does not parse", f"{f.file}: {f.text}", f.file, f.line)
+                for f in scans[name].unparsable
+            ]
+            continue
         try:
             found += list(eval_drift(registry, name, scans[name], repo))
             found += list(helper_drift(registry.evals[name], name, scans[name], repo))
@@ -480,7 +487,7 @@ def _function_spans(path: Path) -> dict[str, tuple[int, int]]:
 @functools.cache
 def _spans(text: str) -> dict[str, tuple[int, int]]:
     try:
-        tree = ast.parse(text)
+        tree = parse_python(text)
     except (SyntaxError, ValueError):
         return {}
     return {

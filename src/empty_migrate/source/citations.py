@@ -102,7 +102,7 @@ def _code() -> str:
 
 def _parsed_symbols(text: str) -> tuple[Symbol, ...]:
     try:
-        tree = ast.parse(text)
+        tree = syntax.parse_python(text)
     except (SyntaxError, ValueError):
         return ()
     return tuple(_named(tree.body, ()))

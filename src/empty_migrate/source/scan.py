@@ -144,7 +144,8 @@ def _scan(workspace: Workspace, name: str) -> EvalScan:
             result.not_utf8.append(Finding(relative, error.line, str(error)))
             continue
         except (SyntaxError, ValueError) as error:
-            result.unparsable.append(Finding(relative, 1, str(error)))
+            line = getattr(error, "lineno", None) or 1
+            result.unparsable.append(Finding(relative, line, str(error)))
             continue
         _ModuleScanner(relative, result, imports_of(module, package_of(relative))).scan(
             module

@@ -44,6 +44,12 @@ questions of the code; each is answered here, once:
   defines outside any other function, class bodies and compound statements
   included: the functions a codemod acts on by name.
 
+* **Parsing** (`parse_python`): every reader of a target's Python parses it
+  here. A text nested deeper than `MAX_DEPTH` levels (or deeper than ``ast``
+  can build) does not parse, as a syntax error does (`NestedTooDeeply`, a
+  ``SyntaxError``): the visitors here and LibCST's recurse once or more per
+  level, and Python stops at 1,000 frames.
+
 LibCST is used only to rewrite: codemods find with these rules and change the
 text, or hand LibCST the chunks or expressions to change. ``codemods/README.md``
 says which module owns each concern and how a codemod changes code.
@@ -72,6 +78,45 @@ Positioned = (
     | ast.pattern
 )
 """The ``ast`` nodes with a place in the source (3.12 adds type parameters)."""
+MAX_DEPTH = 100
+"""How deep a parsed tree may nest; the deepest file of inspect_evals 0.26.0 and
+0.28.0 nests 44 levels, and LibCST's visitors fail from about 330."""
+
+
+class NestedTooDeeply(SyntaxError):
+    """A Python text nested deeper than the migration reads (`MAX_DEPTH`)."""
+
+
+def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
+    """The ``ast`` tree of a target's Python text: the one rule for parsing it.
+
+    Raises:
+        SyntaxError: If the text does not parse (naming `filename`), or
+            `NestedTooDeeply` if it nests deeper than `MAX_DEPTH` levels.
+        ValueError: If the text holds a null byte.
+    """
+    try:
+        tree = ast.parse(text, filename=filename)
+    except RecursionError:  # deeper than ast builds: say it as for the rest
+        raise _too_deep(filename, None) from None
+    level: list[ast.AST] = [tree]
+    for _ in range(MAX_DEPTH):
+        level = [child for node in level for child in ast.iter_child_nodes(node)]
+        if not level:
+            return tree
+    line = next((node.lineno for node in level if has_position(node)), None)
+    raise _too_deep(filename, line)
+
+
+def _too_deep(filename: str, line: int | None) -> NestedTooDeeply:
+    message = (
+        f"nested deeper than {MAX_DEPTH} levels, which empty-migrate does not read"
+    )
+    if line is None:
+        error = NestedTooDeeply(message)
+        error.filename = filename
+        return error
+    return NestedTooDeeply(message, (filename, line, 1, None))
 
 
 def has_position(node: ast.AST) -> TypeGuard[Positioned]:

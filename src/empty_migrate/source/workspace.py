@@ -16,6 +16,7 @@ import ast
 from collections import OrderedDict
 from pathlib import Path
 
+from empty_migrate.source.syntax import parse_python
 from empty_migrate.target.text_files import decoded
 
 _PARSED_TEXTS = 32
@@ -80,17 +81,18 @@ class Workspace(dict[str, str]):
         return self._listed[folder]
 
     def parse(self, text: str, filename: str = "<unknown>") -> ast.Module:
-        """``ast.parse`` of a text, kept for the last few texts.
+        """`parse_python` of a text, kept for the last few texts.
 
         The scan, the judge index and the codemods parse the same texts, so
         they share the trees: callers must not change them.
 
         Raises:
-            SyntaxError: If the text does not parse (naming `filename`).
+            SyntaxError: If the text does not parse (naming `filename`), or
+                nests too deeply (`parse_python`).
         """
         tree = self._parsed.get(text)
         if tree is None:
-            tree = ast.parse(text, filename=filename)
+            tree = parse_python(text, filename)
             self._parsed[text] = tree
             if len(self._parsed) > _PARSED_TEXTS:
                 self._parsed.popitem(last=False)

@@ -89,7 +89,8 @@ def pinned_version(repo: Path) -> str | None:
     """The ruff version the target's pre-commit config pins, as written, if any.
 
     It is the target's text: `ruff_for` checks that it is a version before it
-    names anything with it.
+    names anything with it. A config of another shape (``repos`` not a list,
+    an entry not a mapping, a ``rev`` not a string) pins nothing.
     """
     path = repo / PRE_COMMIT_CONFIG
     if not path.is_file():
@@ -98,9 +99,16 @@ def pinned_version(repo: Path) -> str | None:
         config = read_yaml(path) or {}
     except yaml.YAMLError:  # unreadable or hostile: as if it pinned nothing
         return None
-    for hook in config.get("repos", []) if isinstance(config, dict) else []:
-        if isinstance(hook, dict) and str(hook.get("repo", "")).endswith(RUFF_HOOKS):
-            return str(hook.get("rev", "")).removeprefix("v") or None
+    repos = config.get("repos") if isinstance(config, dict) else None
+    for hook in repos if isinstance(repos, list) else []:
+        # a malformed entry pins nothing, as a config that does not parse
+        if not isinstance(hook, dict) or not isinstance(hook.get("repo"), str):
+            continue
+        if hook["repo"].endswith(RUFF_HOOKS):
+            rev = hook.get("rev")
+            if not isinstance(rev, str):
+                return None
+            return rev.removeprefix("v") or None
     return None
 
 

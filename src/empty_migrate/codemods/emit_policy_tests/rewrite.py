@@ -37,7 +37,7 @@ from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
 from empty_migrate.entries.output_locations import observable, seen_as
 from empty_migrate.entries.schema import Resolved, ScorerEntry, VerdictExpression
 from empty_migrate.runtime.policy import Outcome, Route, route_for, route_reason
-from empty_migrate.source.syntax import import_bindings, scope_bindings
+from empty_migrate.source.syntax import import_bindings, parse_python, scope_bindings
 
 FIXTURES_PATH = "tests/utils/empty_response.py"
 FIXTURES_MODULE = "tests.utils.empty_response"
@@ -302,7 +302,7 @@ class _Plan:
 
     def _parameter_defaults(self, scorer: ScorerEntry) -> dict[str, str]:
         """The construct's parameters with a literal default, as source text."""
-        tree = ast.parse(self.target.read(self.target.source(scorer.file)))
+        tree = parse_python(self.target.read(self.target.source(scorer.file)))
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name == scorer.name:
                 arguments = node.args

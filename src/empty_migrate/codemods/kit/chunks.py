@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # LibCST loads only when a codemod rewrites through it
     import libcst as cst
 
 from empty_migrate.codemods.kit.expressions import LINE, Located, spliced
-from empty_migrate.source.syntax import Positioned, end_of, first_line
+from empty_migrate.source.syntax import Positioned, end_of, first_line, parse_python
 
 _Block = list[ast.stmt]
 
@@ -48,7 +48,7 @@ class Chunks:
     """
 
     def __init__(self, text: str, tree: ast.Module | None = None) -> None:
-        self.tree = tree or ast.parse(text)
+        self.tree = tree or parse_python(text)
         self.newline = "\r\n" if "\r\n" in text else "\n"
         lines = LINE.findall(text)
         self.texts: list[str] = []

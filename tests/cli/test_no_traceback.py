@@ -221,7 +221,6 @@ HOSTILE_FILES = [
     pytest.param(
         ["audit", "--log", "{deep_log}", "--eval", "xstest"],
         {OK, USAGE},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 14"),
         id="audit --log, metadata 3,000 deep",
     ),
     pytest.param(
@@ -331,35 +330,30 @@ HOSTILE_TREES = [
         _pre_commit_without_repos,
         [*GAMMA, "--dry-run"],
         {OK, USAGE},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 7"),
         id="pre-commit config, repos null",
     ),
     pytest.param(
         _deep_expression,
         ["registry", "scan", "--repo", "{git}", "--registry", "{git_registry}"],
         {OK, WORK, USAGE},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 8"),
         id="registry scan, expression 5,000 terms",
     ),
     pytest.param(
         _deep_expression,
         ["lint", "--repo", "{git}", "--registry", "{git_registry}"],
         {OK, WORK, USAGE},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 8"),
         id="lint, expression 5,000 terms",
     ),
     pytest.param(
         _entry_outside,
         ["lint", "--repo", "{git}", "--registry", "{git_registry}"],
         {USAGE},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 4"),
         id="lint, entry naming a file outside",
     ),
     pytest.param(
         _template_without_headings,
         BRANCH_DRY_RUN,
         {OK},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 9"),
         id="branch mode, PR template without H1 or H2",
     ),
     pytest.param(
@@ -401,13 +395,11 @@ PROGRAM_CASES = [
     pytest.param(
         ["outcomes", "{huge_int_log}"],
         {OK, USAGE},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 15"),
         id="outcomes, integer of 5,000 digits",
     ),
     pytest.param(
         ["audit", "--log", "{huge_int_log}", "--eval", "xstest"],
         {OK, USAGE},
-        marks=pytest.mark.xfail(strict=True, reason="issue 30 item 15"),
         id="audit --log, integer of 5,000 digits",
     ),
 ]

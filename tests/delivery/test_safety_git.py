@@ -130,16 +130,42 @@ def test_the_foundation_starts_from_the_branch_not_a_tag_of_its_name(repo, regis
     assert parent.strip() == branch
 
 
-def lose_gammas_code(repo: Path) -> str:
-    """The object of gamma's task module removed from the store; its id."""
-    lost = git(repo, "rev-parse", f"main:{GAMMA}").strip()
+def lose(repo: Path, revision: str) -> str:
+    """The object `revision` names, removed from the store; its id."""
+    lost = git(repo, "rev-parse", revision).strip()
     (repo / ".git/objects" / lost[:2] / lost[2:]).unlink()
     return lost
 
 
+@pytest.mark.parametrize("revision", ["main:src", f"main:{GAMMA}"])
+def test_a_missing_tree_or_file_of_the_base_is_named(small, opened, revision):
+    base = opened.resolve("main")
+    lost = lose(small, revision)
+
+    with pytest.raises(GitError) as refused, opened.exported(base):
+        pass
+
+    assert str(refused.value).startswith(
+        f"the repository is missing object {lost}, which commit {base[:12]} needs: "
+        "run `git fsck`"
+    )
+
+
+def test_a_branch_whose_commit_is_missing_is_named(small, opened):
+    lost = lose(small, "main")
+
+    with pytest.raises(GitError) as refused:
+        opened.resolve("main")
+
+    assert str(refused.value).startswith(
+        f"the repository is missing commit {lost}, which branch main points at: "
+        "run `git fsck`"
+    )
+
+
 @pytest.mark.parametrize("dry_run", [False, True], ids=["run", "dry-run"])
 def test_a_missing_object_is_named_in_one_line(repo, registry, capsys, dry_run):
-    lost = lose_gammas_code(repo)
+    lost = lose(repo, f"main:{GAMMA}")
     before = refs(repo)
 
     assert campaign(repo, registry, *(["--dry-run"] if dry_run else [])) == 2
@@ -222,26 +248,48 @@ def test_a_ref_git_refuses_for_another_reason_says_what_git_said(small, opened):
     )
 
 
-def test_a_partial_clone_without_the_bases_files_says_to_fetch_them(small, tmp_path):
+def partial_clone(small: Path, tmp_path: Path) -> tuple[Path, str]:
+    """A clone of `small` without file contents; the commit of a branch not there."""
     git(small, "config", "uploadpack.allowFilter", "true")
     git(small, "switch", "-qc", "other")
-    (small / "NOTES.md").write_text("on other\n")
+    (small / "NOTES.md").write_text("on other\r\n")
     git(small, "add", "NOTES.md")
     git(small, "commit", "-qm", "Other")
     git(small, "switch", "-q", "main")
     clone = tmp_path / "partial"
     url = f"file://{small}"
     git(tmp_path, "clone", "-q", "--no-local", "--filter=blob:none", url, str(clone))
+    return clone, git(small, "rev-parse", "other").strip()
+
+
+@pytest.mark.slow
+def test_a_partial_clone_fetches_the_files_of_the_base(small, tmp_path):
+    clone, other = partial_clone(small, tmp_path)
+    autocrlf(clone)
     opened = GitRepo(clone)
-    other = opened.resolve("origin/other")
+    try:
+        with opened.exported(other) as tree:
+            assert (tree / "NOTES.md").read_bytes() == b"on other\r\n"
+            assert (tree / GAMMA).read_bytes() == blob(small, f"main:{GAMMA}")
+    finally:
+        opened.close()
+
+
+@pytest.mark.slow
+def test_a_partial_clone_that_cannot_fetch_says_so(small, tmp_path):
+    clone, other = partial_clone(small, tmp_path)
+    lost = git(small, "rev-parse", "other:NOTES.md").strip()
+    shutil.rmtree(small)
+    opened = GitRepo(clone)
 
     with pytest.raises(GitError) as refused, opened.exported(other):
         pass
     opened.close()
 
-    lost = git(small, "rev-parse", "other:NOTES.md").strip()
-    assert str(refused.value) == (
+    assert str(refused.value).startswith(
         f"the repository is a partial clone without object {lost}, which commit "
-        f"{other[:12]} needs: fetch its files (check it out once) and run again; "
-        "nothing was changed"
+        f"{other[:12]} needs, and fetching it from origin failed (git says "
+    )
+    assert str(refused.value).endswith(
+        "): fetch it, then run again; nothing was changed"
     )

@@ -104,6 +104,13 @@ class GitRepo:
                 return self.repo.commit(name).hexsha
             except (BadName, ValueError):
                 continue
+        ref = f"refs/heads/{revision}"
+        lost = self._completed("rev-parse", "--verify", "--quiet", ref).stdout.strip()
+        if lost:  # the branch is there, its commit is not
+            raise GitError(
+                f"the repository is missing commit {lost}, which branch {revision} "
+                f"points at: {_DAMAGED}"
+            )
         raise GitError(f"--base {revision}: no such branch or commit")
 
     def dirty_files(self, ignore: Sequence[Path] = ()) -> list[str]:
@@ -190,27 +197,57 @@ class GitRepo:
             yield tree
 
     def _check_objects(self, commit: str) -> None:
-        """Raise `GitError` naming an object of `commit`'s tree the store lacks."""
-        listed = self._completed(
-            "rev-list", "--objects", "--no-walk", "--missing=print", commit
-        )
-        missing = [line[1:] for line in listed.stdout.split() if line.startswith("?")]
-        if missing and self._completed("config", "--get-regexp", _PROMISOR).stdout:
+        """Raise `GitError` naming an object of `commit`'s tree the store lacks.
+
+        A partial clone's are fetched first, as a checkout would fetch them.
+        """
+        missing = self._missing(commit)
+        remote = self._promisor() if missing else None
+        said = ""
+        while missing and remote:  # a fetched tree can name more objects
+            fetch = self._completed(
+                "-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
+                "--no-tags", "--no-write-fetch-head", "--recurse-submodules=no",
+                "--filter=blob:none", "--stdin", input="\n".join(missing) + "\n",
+            )  # fmt: skip
+            fetched, missing = missing, self._missing(commit)
+            if fetch.returncode or set(missing) & set(fetched):
+                said = f' (git says "{_said(fetch)}")' if fetch.returncode else ""
+                break
+        if missing and remote:
             raise GitError(
                 f"the repository is a partial clone without object {missing[0]}, "
-                f"which commit {commit[:12]} needs: fetch its files (check it out "
-                "once) and run again; nothing was changed"
+                f"which commit {commit[:12]} needs, and fetching it from {remote} "
+                f"failed{said}: fetch it, then run again; nothing was changed"
             )
         if missing:
             raise GitError(
                 f"the repository is missing object {missing[0]}, which commit "
                 f"{commit[:12]} needs: {_DAMAGED}"
             )
+
+    def _missing(self, commit: str) -> list[str]:
+        """The objects of `commit`'s tree the store lacks."""
+        listed = self._completed(
+            "rev-list", "--objects", "--no-walk", "--missing=print", commit
+        )
         if listed.returncode:
             raise GitError(
                 f"the repository cannot read commit {commit[:12]} "
                 f'(git says "{_said(listed)}"): {_DAMAGED}'
             )
+        return [line[1:] for line in listed.stdout.split() if line.startswith("?")]
+
+    def _promisor(self) -> str | None:
+        """The remote a partial clone fetches missing objects from, if it is one."""
+        listed = self._completed("config", "--get-regexp", _PROMISOR).stdout
+        for line in listed.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "extensions.partialclone":
+                return value
+            if value == "true":
+                return key.removeprefix("remote.").removesuffix(".promisor")
+        return None
 
     def _as_stored(self, commit: str) -> dict[str, str]:
         """The environment for a checkout of the objects as stored, unconverted.

@@ -209,6 +209,7 @@ class GitRepo:
                 "-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
                 "--no-tags", "--no-write-fetch-head", "--recurse-submodules=no",
                 "--filter=blob:none", "--stdin", input="\n".join(missing) + "\n",
+                env={"GIT_TERMINAL_PROMPT": "0"},  # a failure, not a prompt
             )  # fmt: skip
             fetched, missing = missing, self._missing(commit)
             if fetch.returncode or set(missing) & set(fetched):

@@ -163,8 +163,10 @@ class GitRepo:
         return None
 
     @contextmanager
-    def exported(self, commit: str) -> Iterator[Path]:
-        """The files of `commit`, as stored, in a temporary folder removed afterwards.
+    def exported(self, revision: str) -> Iterator[Path]:
+        """The files of a commit, as stored, in a temporary folder removed afterwards.
+
+        `revision` names the commit as `resolve` reads it.
 
         Checked out by git from a scratch git folder that borrows the
         repository's objects, whose attributes turn off every conversion a
@@ -174,8 +176,9 @@ class GitRepo:
 
         Raises:
             GitError: If the repository lacks (or cannot read) an object of
-                `commit`; nothing is exported.
+                the commit; nothing is exported.
         """
+        commit = self.resolve(revision)
         self._check_objects(commit)
         with tempfile.TemporaryDirectory(prefix="empty-migrate-base-") as scratch:
             tree = Path(scratch) / "tree"

@@ -5,7 +5,7 @@ Each branch stores only the migration's changes, whatever ``core.autocrlf``
 or ``.gitattributes`` ask a checkout to convert; the branches start from the
 branch the user named, never from a tag of that name; a damaged repository or
 a ref git cannot make ends in one line that says what to do, with nothing
-written.
+written; a partial clone fetches the base's files first, as a checkout would.
 """
 
 import shutil

@@ -227,7 +227,12 @@ def plan(
     `measure`, if given, is called with the branches to make and the exported
     base tree for the before/after behaviour the PR texts show; it may write
     the branches' files into that temporary tree.
+
+    Raises:
+        GitError: If git cannot make the branches (a branch holds their
+            folder's name) or read the base; nothing is computed.
     """
+    _folder_free(git)
     with git.exported(base_commit) as tree:
         # the base's own entries, which its evals' branches start from
         registry = registry_of(tree, registry.directory)
@@ -254,6 +259,20 @@ def plan(
     ]
     failed = {r.eval: r.reason or "failed" for r in run.evals if r.status == "failed"}
     return Plan(deliveries, failed, _not_migrated(run) | skipped, run.kept, run_plan)
+
+
+def _folder_free(git: GitRepo) -> None:
+    """Raise `GitError` if a branch is named as the branches' folder (`PREFIX`).
+
+    Git cannot have both: ``a`` and ``a/b`` are not both branches.
+    """
+    folder = PREFIX.rstrip("/")
+    if folder in git.name_conflicts(PREFIX + FOUNDATION):
+        raise GitError(
+            f"a branch named {folder} exists, and git cannot also make the "
+            f"branches under {PREFIX}: rename it (`git branch -m {folder} "
+            "NEW-NAME`) and run again; nothing was changed"
+        )
 
 
 def _not_migrated(run: RunResult) -> dict[str, str]:

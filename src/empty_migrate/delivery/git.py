@@ -12,6 +12,11 @@ never share an index.
 A branch only ever stores regular files: a path that is a symlink or a
 submodule in the base commit, or lies under one, is refused (`Listing`), so
 no tree holds a link where the code should be.
+
+The base is read as the object store holds it (`exported`): no line-end
+conversion, filter or encoding that ``core.autocrlf`` or an attribute asks of
+a checkout, so a file the migration writes back differs from its blob by the
+migration's own changes only, and its blob is stored as it is.
 """
 
 import os
@@ -35,6 +40,14 @@ FILE_MODES = ("100644", "100755")
 _KINDS = {"120000": "a symlink", "160000": "a submodule"}
 _PRIVATE = ("-c", "core.splitIndex=false")
 """For commands on a private index: its parts all beside it, none in the git folder."""
+_AS_STORED = "* -text !eol -filter -ident !working-tree-encoding\n"
+"""Attributes under which a checkout writes each blob as it is stored."""
+_PROMISOR = r"^(extensions\.partialclone|remote\..*\.promisor)$"
+"""The settings of a partial clone, whose objects are fetched when first read."""
+_DAMAGED = (
+    "run `git fsck` to see what is damaged, and restore it (from a clone that has "
+    "it, say); nothing was changed"
+)
 
 
 class GitError(Exception):
@@ -78,13 +91,27 @@ class GitRepo:
         return self.repo.active_branch.name
 
     def resolve(self, revision: str) -> str:
-        """The commit a branch, tag or commit names."""
+        """The commit a branch, tag or commit names.
+
+        A branch's name means the branch (``refs/heads/<name>``), as everywhere
+        branch mode names a branch: a tag or another ref of the same name,
+        which git would prefer, never stands in for it.
+        """
         from git import BadName
 
-        try:
-            return self.repo.commit(revision).hexsha
-        except (BadName, ValueError):
-            raise GitError(f"--base {revision}: no such branch or commit") from None
+        for name in (f"refs/heads/{revision}", revision):
+            try:
+                return self.repo.commit(name).hexsha
+            except (BadName, ValueError):
+                continue
+        ref = f"refs/heads/{revision}"
+        lost = self._completed("rev-parse", "--verify", "--quiet", ref).stdout.strip()
+        if lost:  # the branch is there, its commit is not
+            raise GitError(
+                f"the repository is missing commit {lost}, which branch {revision} "
+                f"points at: {_DAMAGED}"
+            )
+        raise GitError(f"--base {revision}: no such branch or commit")
 
     def dirty_files(self, ignore: Sequence[Path] = ()) -> list[str]:
         """Modified, staged and untracked files (ignored ones aside), by path.
@@ -119,9 +146,7 @@ class GitRepo:
 
     def subjects(self, revision: str, count: int = 50) -> list[str]:
         """The subjects of the last `count` commits up to `revision`."""
-        # git commands are looked up by name: untyped
-        text: str = self.repo.git.log(f"-{count}", "--format=%s", revision)
-        return text.splitlines()
+        return self._run("log", f"-{count}", "--format=%s", revision).splitlines()
 
     def identity_problem(self) -> str | None:
         """Why git could not commit as the user, or None when it can."""
@@ -138,21 +163,115 @@ class GitRepo:
         return None
 
     @contextmanager
-    def exported(self, commit: str) -> Iterator[Path]:
-        """The files of `commit` in a temporary folder, removed afterwards.
+    def exported(self, revision: str) -> Iterator[Path]:
+        """The files of a commit, as stored, in a temporary folder removed afterwards.
 
-        A temporary index outside the repository is used, so the repository's
-        own index, work tree and worktree list are not touched.
+        `revision` names the commit as `resolve` reads it.
+
+        Checked out by git from a scratch git folder that borrows the
+        repository's objects, whose attributes turn off every conversion a
+        checkout would make (line ends, filters, encodings), and into a
+        temporary index: the repository's own index, work tree and worktree
+        list are not touched.
+
+        Raises:
+            GitError: If the repository lacks (or cannot read) an object of
+                the commit; nothing is exported.
         """
+        commit = self.resolve(revision)
+        self._check_objects(commit)
         with tempfile.TemporaryDirectory(prefix="empty-migrate-base-") as scratch:
             tree = Path(scratch) / "tree"
             tree.mkdir()
-            env = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
-            self.repo.git.read_tree(commit, env=env)
-            self.repo.git.execute(
-                ["git", f"--work-tree={tree}", "checkout-index", "--all"], env=env
-            )
+            env = {
+                **self._as_stored(commit),
+                "GIT_INDEX_FILE": str(Path(scratch) / "index"),
+            }
+            for args in (
+                ("read-tree", commit),
+                (f"--work-tree={tree}", "checkout-index", "--all"),
+            ):
+                done = self._completed(*args, env=env)
+                if done.returncode:
+                    raise GitError(
+                        f"cannot read the files of commit {commit[:12]} (git says "
+                        f'"{_said(done)}"): {_DAMAGED}'
+                    )
             yield tree
+
+    def _check_objects(self, commit: str) -> None:
+        """Raise `GitError` naming an object of `commit`'s tree the store lacks.
+
+        A partial clone's are fetched first, as a checkout would fetch them.
+        """
+        missing = self._missing(commit)
+        remote = self._promisor() if missing else None
+        said = ""
+        while missing and remote:  # a fetched tree can name more objects
+            fetch = self._completed(
+                "-c", "fetch.negotiationAlgorithm=noop", "fetch", remote,
+                "--no-tags", "--no-write-fetch-head", "--recurse-submodules=no",
+                "--filter=blob:none", "--stdin", input="\n".join(missing) + "\n",
+                env={"GIT_TERMINAL_PROMPT": "0"},  # a failure, not a prompt
+            )  # fmt: skip
+            fetched, missing = missing, self._missing(commit)
+            if fetch.returncode or set(missing) & set(fetched):
+                said = f' (git says "{_said(fetch)}")' if fetch.returncode else ""
+                break
+        if missing and remote:
+            raise GitError(
+                f"the repository is a partial clone without object {missing[0]}, "
+                f"which commit {commit[:12]} needs, and fetching it from {remote} "
+                f"failed{said}: fetch it, then run again; nothing was changed"
+            )
+        if missing:
+            raise GitError(
+                f"the repository is missing object {missing[0]}, which commit "
+                f"{commit[:12]} needs: {_DAMAGED}"
+            )
+
+    def _missing(self, commit: str) -> list[str]:
+        """The objects of `commit`'s tree the store lacks."""
+        listed = self._completed(
+            "rev-list", "--objects", "--no-walk", "--missing=print", commit
+        )
+        if listed.returncode:
+            raise GitError(
+                f"the repository cannot read commit {commit[:12]} "
+                f'(git says "{_said(listed)}"): {_DAMAGED}'
+            )
+        return [line[1:] for line in listed.stdout.split() if line.startswith("?")]
+
+    def _promisor(self) -> str | None:
+        """The remote a partial clone fetches missing objects from, if it is one."""
+        listed = self._completed("config", "--get-regexp", _PROMISOR).stdout
+        for line in listed.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "extensions.partialclone":
+                return value
+            if value == "true":
+                return key.removeprefix("remote.").removesuffix(".promisor")
+        return None
+
+    def _as_stored(self, commit: str) -> dict[str, str]:
+        """The environment for a checkout of the objects as stored, unconverted.
+
+        A scratch git folder (made once), with the repository's objects and
+        its own ``info/attributes``, which outrank every other attribute.
+        """
+        raw = self._scratch_dir() / "as-stored.git"
+        if not raw.is_dir():
+            object_format = "sha256" if len(commit) == 64 else "sha1"
+            self._run(
+                "init", "--bare", "--quiet", "--template=",
+                f"--object-format={object_format}", str(raw),
+            )  # fmt: skip
+            (raw / "info").mkdir(exist_ok=True)
+            (raw / "info/attributes").write_text(_AS_STORED, encoding="utf-8")
+        return {
+            "GIT_DIR": str(raw),
+            "GIT_OBJECT_DIRECTORY": str(self.git_dir / "objects"),
+        }
 
     def listing(self, commit: str) -> "Listing":
         """The tree of `commit`, flat (read once per commit)."""
@@ -215,8 +334,7 @@ class GitRepo:
 
     def message(self, commit: str) -> str:
         """A commit's whole message."""
-        message: str = self.repo.git.log("-1", "--format=%B", commit)  # untyped
-        return message.strip("\n") + "\n"
+        return self._run("log", "-1", "--format=%B", commit).strip("\n") + "\n"
 
     def _store(self, files: Mapping[str, str | bytes]) -> dict[str, str]:
         """Each content stored as a blob, as it is (no filters); path -> blob id."""
@@ -252,7 +370,20 @@ class GitRepo:
     def _run(
         self, *args: str, env: Mapping[str, str] | None = None, input: str = ""
     ) -> str:
-        """Run git in the work tree; its output (paths undecodable as UTF-8 kept)."""
+        """Run git in the work tree; its output (paths undecodable as UTF-8 kept).
+
+        Raises:
+            GitError: If git fails; with the last line git said.
+        """
+        done = self._completed(*args, env=env, input=input)
+        if done.returncode:
+            raise GitError(f"git {' '.join(args)}: {_said(done)}")
+        return done.stdout
+
+    def _completed(
+        self, *args: str, env: Mapping[str, str] | None = None, input: str = ""
+    ) -> subprocess.CompletedProcess[str]:
+        """Run git in the work tree, failed or not; its output decoded as `_run`'s."""
         done = subprocess.run(
             ["git", *args],
             cwd=self.root,
@@ -261,10 +392,12 @@ class GitRepo:
             capture_output=True,
             check=False,
         )
-        if done.returncode:
-            lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise GitError(f"git {' '.join(args)}: {lines[-1] if lines else 'failed'}")
-        return done.stdout.decode("utf-8", "surrogateescape")
+        return subprocess.CompletedProcess(
+            done.args,
+            done.returncode,
+            done.stdout.decode("utf-8", "surrogateescape"),
+            done.stderr.decode("utf-8", "replace"),
+        )
 
     def tree_of(self, commit: str) -> str:
         """The tree a commit holds."""
@@ -288,19 +421,43 @@ class GitRepo:
         """Point `branch` at `commit` if it is still at `expected` (None: absent).
 
         Raises:
-            GitError: If the branch moved or appeared meanwhile; it is left as is.
+            GitError: If git would not: the branch moved or appeared meanwhile,
+                a branch's name holds it (`name_conflicts`), or what git said;
+                it is left as is.
         """
-        from git import GitCommandError
-
         ref = f"refs/heads/{branch}"
-        try:
-            self.repo.git.update_ref(
-                "-m", "empty-migrate campaign", ref, commit, expected or ZERO
-            )
-        except GitCommandError:
+        done = self._completed(
+            "update-ref", "-m", "empty-migrate campaign", ref, commit, expected or ZERO
+        )
+        if not done.returncode:
+            return
+        if self.tip(branch) != expected:
+            raise GitError(f"{branch} changed while the campaign ran; left as is")
+        taken = self.name_conflicts(branch)
+        if taken:
             raise GitError(
-                f"{branch} changed while the campaign ran; left as is"
-            ) from None
+                f"cannot make branch {branch}: branch {taken[0]} exists, and git "
+                "cannot have a branch inside another's name: rename it "
+                f"(`git branch -m {taken[0]} NEW-NAME`) and run again"
+            )
+        raise GitError(
+            f'cannot point {branch} at {commit[:12]}: git says "{_said(done)}"; '
+            "left as is"
+        )
+
+    def name_conflicts(self, branch: str) -> list[str]:
+        """The branches git cannot keep beside one named `branch`, sorted.
+
+        Branch names are paths: ``a`` and ``a/b`` cannot both be branches.
+        """
+        top = branch.split("/", 1)[0]
+        listed = self._run("for-each-ref", "--format=%(refname)", f"refs/heads/{top}")
+        names = [ref.removeprefix("refs/heads/") for ref in listed.split()]
+        return sorted(
+            name
+            for name in names
+            if branch.startswith(f"{name}/") or name.startswith(f"{branch}/")
+        )
 
     def close(self) -> None:
         """Release GitPython's helper processes and remove the private indexes."""
@@ -357,3 +514,9 @@ def uses_conventional_commits(subjects: Sequence[str]) -> bool:
     """Whether most of a history's subjects read ``type(scope): ...``."""
     matching = sum(1 for subject in subjects if _CONVENTIONAL.match(subject))
     return bool(subjects) and matching * 2 > len(subjects)
+
+
+def _said(done: "subprocess.CompletedProcess[str]") -> str:
+    """The last line git wrote to stderr (its reason, as a rule)."""
+    lines = done.stderr.strip().splitlines()
+    return lines[-1] if lines else f"exit status {done.returncode}"

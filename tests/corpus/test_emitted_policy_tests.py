@@ -204,11 +204,16 @@ def overridden(cell: tuple[str, str, str]) -> bool:
 
 
 def cannot_score_offline(cell: tuple[str, str, str]) -> bool:
-    """Whether the eval declares its scorer cannot score the offline sample."""
+    """Whether the eval declares the cell's scorer cannot score the offline sample.
+
+    The cell's construct is the scorer's name in the test (its own, unless
+    two share it); a construct no scorer is named for reads every scorer's.
+    """
     entry = load_registry().get(cell[0])
+    named = [s for s in entry.scorers if s.name == cell[1]] or entry.scorers
     return any(
         resolve(entry, task, scorer).probe_offline is not None
-        for scorer in entry.scorers
+        for scorer in named
         for task in [None, *entry.tasks]
     )
 

@@ -31,7 +31,10 @@ run. Beside the code each concerns:
   config, files nested too deep, PR templates without H1/H2, lint on a file
   that does not parse (``test_safety_inputs.py``); saved audits and
   ``--output`` (``tests/cli/test_audit_inputs.py``); every command on bad
-  input, no traceback (``tests/cli/test_no_traceback.py``).
+  input, no traceback (``tests/cli/test_no_traceback.py``); branch mode's git:
+  line ends, a tag named like the branch, missing objects, ref conflicts
+  (``tests/delivery/test_safety_git.py``,
+  ``tests/corpus/test_safety_git_on_target.py``).
 """
 
 import hashlib

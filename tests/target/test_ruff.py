@@ -1,12 +1,15 @@
 """The formatter follows the ruff the target pins in its pre-commit config."""
 
+import io
 import subprocess
+import tarfile
 
 import pytest
 
 from empty_migrate.cli.main import main
 from empty_migrate.target.ruff import installed_ruff, pinned_version, ruff_for
 from tests.demo import choice_entry, choice_task
+from tests.target.test_release_download import backend
 
 PRE_COMMIT = """\
 repos:
@@ -70,6 +73,33 @@ def test_a_pin_that_cannot_be_installed_falls_back_with_a_notice(tmp_path, monke
     )
     assert "\n" not in ruff.notice
     assert not [p for p in (tmp_path / "cache").iterdir() if p.name.startswith(".")]
+
+
+def test_a_pinned_ruff_is_never_built_from_its_source_archive(tmp_path, monkeypatch):
+    """Only a wheel is installed: a source archive of the pin would run its backend."""
+    monkeypatch.setenv("EMPTY_MIGRATE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("PIP_CONFIG_FILE", "/dev/null")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("PIP_FIND_LINKS", str(tmp_path / "links"))
+    marker = tmp_path / "built"
+    files = {
+        "PKG-INFO": "Metadata-Version: 2.1\nName: ruff\nVersion: 0.0.2\n",
+        "pyproject.toml": "[build-system]\nrequires = []\n"
+        'build-backend = "marker_backend"\nbackend-path = ["."]\n',
+        "marker_backend.py": backend(marker),
+    }
+    (tmp_path / "links").mkdir()
+    with tarfile.open(tmp_path / "links" / "ruff-0.0.2.tar.gz", "w:gz") as tar:
+        for name, text in files.items():
+            info = tarfile.TarInfo(f"ruff-0.0.2/{name}")
+            info.size = len(text.encode())
+            tar.addfile(info, io.BytesIO(text.encode()))
+    (tmp_path / "repo").mkdir()
+
+    ruff = ruff_for(pin(tmp_path / "repo", "0.0.2"))
+
+    assert not marker.exists()
+    assert ruff.command == installed_ruff().command
 
 
 @pytest.mark.corpus

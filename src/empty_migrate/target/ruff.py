@@ -181,7 +181,16 @@ def _install(version: str, folder: Path) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".ruff-{version}-", dir=folder.parent))
     try:
-        install = [*pip_command(), "install", "--quiet", "--no-deps", "--target"]
+        # a wheel only: an sdist of the pin would run its build backend
+        install = [
+            *pip_command(),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--only-binary",
+            ":all:",
+            "--target",
+        ]
         subprocess.run(
             [*install, str(scratch), f"ruff=={version}"],
             capture_output=True,

@@ -111,6 +111,7 @@ def test_in_target_checks_pass_on_the_migrated_tree(target_env, migrated_tree):
 ROUTER_METADATA = {
     "empty_outcome",
     "empty_signal",
+    "empty_route",
     "truncated_partial",
     "filtered_partial",
 }

@@ -28,6 +28,7 @@ from inspect_ai.model import ChatMessageTool
 from inspect_ai.scorer import Score, Scorer, Target, value_to_float
 from inspect_ai.solver import TaskState
 
+from empty_migrate.audit.locations import Location
 from empty_migrate.audit.outcomes import (
     DEFAULT_LOCATION,
     LogCoverage,
@@ -40,6 +41,7 @@ from empty_migrate.audit.outcomes import (
     log_order,
     read_each,
     read_header,
+    readable_log,
     sample_state,
     shortened,
     visit_samples,
@@ -304,7 +306,7 @@ def metric_changed(change: MetricChange) -> bool:
 
 
 def audit_logs(
-    paths: Iterable[str | Path],
+    paths: Iterable[Location],
     eval_name: str | None = None,
     registry: Registry | None = None,
     progress: LogProgress | None = None,
@@ -334,7 +336,7 @@ def audit_logs(
         _entry(registry, _named(registry, eval_name)[0])
     not_audited: list[str] = []
 
-    def audit_one(path: Path) -> LogAudit | None:
+    def audit_one(path: Location) -> LogAudit | None:
         try:
             return audit_log(path, eval_name, registry)
         except AuditLogError as error:
@@ -372,11 +374,12 @@ def audit_log(
     named = _named(registry, eval_name) if eval_name else None
     # an eval named is checked before its log is read, which may take a while
     entry = _entry(registry, named[0]) if named else None
-    log = read_header(log_path)
-    eval_name, named_task = named or _found(registry, log)
-    entry = entry or _entry(registry, eval_name)
-    task, matches, settings = _score_settings(log, entry, eval_name, named_task)
-    rerouted = _rerouted_log(log_path, log, settings)
+    with readable_log(log_path) as path:
+        log = read_header(path)
+        eval_name, named_task = named or _found(registry, log)
+        entry = entry or _entry(registry, eval_name)
+        task, matches, settings = _score_settings(log, entry, eval_name, named_task)
+        rerouted = _rerouted_log(path, str(log_path), log, settings)
     log, rows = rerouted.log, rerouted.rows
     after, not_recomputed = recomputed(migrated_log(log, rows))
     return LogAudit(
@@ -536,7 +539,7 @@ class _Rerouted:
 
 
 def _rerouted_log(
-    log_path: str | Path, header: EvalLog, settings: dict[str, Resolved]
+    log_path: Location, name: str, header: EvalLog, settings: dict[str, Resolved]
 ) -> _Rerouted:
     """The log with its samples cut to what metrics read, and the re-routed rows.
 
@@ -560,7 +563,7 @@ def _rerouted_log(
         scored.update(name for name in settings if name in (sample.scores or {}))
         with replayed_sample(sample.events or [], limit):
             rows, found_in = loop.run_until_complete(
-                _reroute_sample(str(log_path), header, sample, settings)
+                _reroute_sample(name, header, sample, settings)
             )
         located.update(found_in)
         return _scored_part(sample), rows

@@ -12,6 +12,7 @@ silence; a log of a run that ended early says how much of the run it holds.
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -24,6 +25,17 @@ from inspect_ai.solver import TaskState
 from pydantic import ValidationError
 
 from empty_migrate.audit.bounds import log_out_of_bounds
+from empty_migrate.audit.locations import (
+    LOG_SUFFIXES,
+    Location,
+    LocationError,
+    file_name,
+    is_folder,
+    is_remote,
+    local_copy,
+    logs_in_folder,
+    suffix,
+)
 from empty_migrate.entries.output_locations import locator
 from empty_migrate.runtime.router import (
     Outcome,
@@ -142,28 +154,31 @@ class LogReadError(Exception):
         self.not_a_log = not_a_log
 
 
-LOG_SUFFIXES = (".eval", ".json")
-
-
-def logs_to_read(paths: Iterable[str | Path]) -> list[tuple[Path, bool]]:
+def logs_to_read(paths: Iterable[Location]) -> list[tuple[Location, bool]]:
     """The logs named by files and folders, each with whether a folder held it.
 
     A folder stands for every ``.eval`` and ``.json`` file under it, found
-    recursively and sorted; a file stands for itself, whatever its name.
+    recursively and sorted (`logs_in_folder`); a file stands for itself,
+    whatever its name. A path is local, or a location inspect_ai reads
+    (``s3://bucket/logs``).
 
     Raises:
-        LogReadError: If a folder holds no ``.eval`` or ``.json`` file.
+        LogReadError: If a folder holds no ``.eval`` or ``.json`` file, or a
+            remote location cannot be reached.
     """
-    found: list[tuple[Path, bool]] = []
-    for path in map(Path, paths):
-        if path.is_dir():
-            inside = (p for p in path.rglob("*") if p.suffix in LOG_SUFFIXES)
-            logs = [p for p in sorted(inside) if p.is_file()]
-            if not logs:
-                raise LogReadError(f"{path} holds no .eval or .json log; {_PASS_A_LOG}")
-            found.extend((p, True) for p in logs)
-        else:
+    found: list[tuple[Location, bool]] = []
+    for path in paths:
+        path = path if is_remote(path) else Path(path)
+        try:
+            logs = logs_in_folder(path) if is_folder(path) else None
+        except LocationError as error:
+            raise LogReadError(str(error)) from None
+        if logs is None:
             found.append((path, False))
+        elif not logs:
+            raise LogReadError(f"{path} holds no .eval or .json log; {_PASS_A_LOG}")
+        else:
+            found.extend((log, True) for log in logs)
     return found
 
 
@@ -191,8 +206,8 @@ class LogsRead(Generic[T]):
 
 
 def read_each(
-    paths: Iterable[str | Path],
-    read: Callable[[Path], T],
+    paths: Iterable[Location],
+    read: Callable[[Location], T],
     progress: LogProgress | None = None,
 ) -> LogsRead[T]:
     """Read every log named by files and folders with `read`, one at a time.
@@ -209,7 +224,7 @@ def read_each(
     done = LogsRead[T]([], [], [])
     for index, (path, in_folder) in enumerate(logs):
         if progress:
-            progress(index, len(logs), path.name)
+            progress(index, len(logs), file_name(path))
         try:
             done.read.append(read(path))
         except LogReadError as error:
@@ -229,7 +244,7 @@ AnswerLocation = Callable[[EvalLog], str]
 
 
 def read_logs(
-    paths: Iterable[str | Path],
+    paths: Iterable[Location],
     progress: LogProgress | None = None,
     location_of: AnswerLocation | None = None,
 ) -> LogsRead[LogOutcomes]:
@@ -274,8 +289,14 @@ def log_outcomes(
     Raises:
         LogReadError: If the file is missing or is not an Inspect log.
     """
-    header = read_header(log_path)
-    name = str(log_path)
+    with readable_log(log_path) as path:
+        return _log_outcomes(path, str(log_path), location_of)
+
+
+def _log_outcomes(
+    path: str | Path, name: str, location_of: AnswerLocation | None
+) -> LogOutcomes:
+    header = read_header(path)
     location = location_of(header) if location_of else DEFAULT_LOCATION
 
     def classify(sample: EvalSample) -> SampleOutcome:
@@ -286,10 +307,35 @@ def log_outcomes(
         assert found is not None  # the router's rule always finds the slot
         return replace(found, flags=tuple(sorted({*found.flags, "location_empty"})))
 
-    outcomes = visit_samples(log_path, header, classify)
+    outcomes = visit_samples(path, header, classify)
     # the order read_eval_log gives (it sorts the samples it reads whole)
     outcomes.sort(key=lambda o: log_order(o.sample_id, o.epoch))
-    return LogOutcomes(str(log_path), outcomes, log_coverage(header, len(outcomes)))
+    return LogOutcomes(name, outcomes, log_coverage(header, len(outcomes)))
+
+
+@contextmanager
+def readable_log(log_path: Location) -> Iterator[Location]:
+    """The file to read a log from: the log itself, or a local copy of a remote one.
+
+    A remote log (``s3://…``) is fetched once (`local_copy`); what goes wrong
+    reading the copy is named by the log's own location.
+
+    Raises:
+        LogReadError: If a remote log cannot be fetched (not there, or
+            refused), or the log is not readable (raised within).
+    """
+    if not is_remote(log_path):
+        yield log_path
+        return
+    try:
+        with local_copy(log_path) as copy:
+            try:
+                yield copy
+            except LogReadError as error:
+                named = str(error).replace(str(copy), str(log_path))
+                raise LogReadError(named, not_a_log=error.not_a_log) from None
+    except LocationError as error:
+        raise LogReadError(str(error)) from None
 
 
 class _StreamFailed(Exception):
@@ -363,7 +409,7 @@ def log_samples(header: EvalLog) -> Iterator[EvalSample]:
         yield from header.samples
         return
     location = header.location
-    if Path(location).suffix == ".json":
+    if suffix(location) == ".json":
         yield from _json_samples(location)
         return
     yield from _eval_samples(location)
@@ -386,8 +432,8 @@ def _json_samples(location: str) -> Iterator[EvalSample]:
     # ijson is inspect_ai's own parser for the headers of .json logs
     import ijson  # type: ignore[import-untyped]
 
-    with open(location, "rb") as f:
-        for item in ijson.items(f, "samples.item", use_float=True):
+    with open(location, "rb") as stream:
+        for item in ijson.items(stream, "samples.item", use_float=True):
             yield _sample(item)
 
 
@@ -493,7 +539,7 @@ def unreadable(log_path: str | Path, error: Exception) -> str:
         return (
             f"{log_path} is not an Inspect eval log ({_invalid(error)}); {_PASS_A_LOG}"
         )
-    if Path(log_path).suffix in {".eval", ".json"}:
+    if suffix(log_path) in LOG_SUFFIXES:
         return f"{log_path} is truncated or corrupt: {first_line(error)}; {_COPY_AGAIN}"
     return f"{log_path} is not an Inspect eval log ({first_line(error)}); {_PASS_A_LOG}"
 

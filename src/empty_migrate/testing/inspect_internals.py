@@ -2,9 +2,11 @@
 
 Only code that never leaves this package imports them: the fixture library
 (``provider_outputs``), which calls the provider adapters' own helpers so its
-outputs are shaped as the adapters shape them, and the log audit
-(``audit.log``). The code copied into a target (``empty_migrate.runtime``)
-uses inspect_ai's public API alone; ``tests/test_private_api.py`` checks both.
+outputs are shaped as the adapters shape them, the log audit
+(``audit.log``), and the reading of remote logs (``audit.locations``), which
+lists and opens them through inspect_ai's own filesystem layer. The code
+copied into a target (``empty_migrate.runtime``) uses inspect_ai's public API
+alone; ``tests/test_private_api.py`` checks both.
 
 Each name is defined identically in inspect-ai 0.3.278 (the floor in
 ``pyproject.toml``) and 0.3.285 (the pin of the test extra), and CI runs the
@@ -17,6 +19,12 @@ which is no dependency of this package.
 from inspect_ai._util.constants import (
     # "(no content)": the text the Google adapter gives a reply with no candidates
     NO_CONTENT,
+)
+from inspect_ai._util.file import (
+    # a local or remote file opened with the options inspect_ai reads logs with
+    file,
+    # the filesystem (fsspec, with inspect_ai's options) of a local or remote path
+    filesystem,
 )
 from inspect_ai._util.registry import (
     # a registered object by name, not built (registry_create would build it)
@@ -52,6 +60,8 @@ __all__ = [
     "ConverseResponse",
     "as_stop_reason",
     "collect_stop_details",
+    "file",
+    "filesystem",
     "malformed_function_apology",
     "model_output_from_response",
     "parse_content_with_reasoning",

@@ -17,6 +17,12 @@ running, as the log will record it (`running_sample`), with the log's
 header (its eval spec, written when the run starts) and `located_outcome`,
 the classifier `log_outcomes` calls for each sample.
 
+A transcript database built from logs keeps each transcript's log as its
+``source_uri``, and the scanner reads the sample there: the logs must stay
+where they were read. Scout's ``as_scorer`` gives a scanner a transcript
+that names no log, which this scanner refuses (`NotInEvalLog`): attach it to
+the eval instead.
+
 Every transcript gets a result, not only the non-answers. Inspect's scanner
 convention is sparse findings, and Scout counts as its "results" only the
 results whose value is set; but a Result whose value is None is still written
@@ -88,11 +94,18 @@ def transcript_outcome(transcript: Transcript) -> SampleOutcome:
             the log cannot be read, or it no longer holds the sample.
     """
     location = transcript.source_uri
-    if transcript.source_type != EVAL_LOG or not location:
+    if transcript.source_type != EVAL_LOG:
         raise NotInEvalLog(
             f"transcript {transcript.transcript_id} comes from "
             f"{transcript.source_type or 'an unnamed source'}, not an Inspect "
             "eval log; empty_outcome classifies the samples of eval logs"
+        )
+    if not location:
+        # Scout's as_scorer builds such a transcript from the task state
+        raise NotInEvalLog(
+            f"transcript {transcript.transcript_id} names no eval log; attach "
+            "empty_outcome to the eval (eval(..., scanner=[empty_outcome()])) "
+            "or scan its log, rather than use it as a scorer"
         )
     try:
         live = running_sample(transcript)

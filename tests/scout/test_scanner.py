@@ -146,3 +146,15 @@ def test_a_transcript_of_another_source_is_an_error():
     info = TranscriptInfo(transcript_id="t1", source_type="claude_code")
     with pytest.raises(NotInEvalLog, match="not an Inspect eval log"):
         transcript_outcome(info)
+
+
+def test_a_transcript_that_names_no_log_is_an_error():
+    require_scout()
+    from inspect_scout import TranscriptInfo
+
+    from empty_migrate.scout.scanner import NotInEvalLog, transcript_outcome
+
+    # as Scout's as_scorer builds it: an eval log's, without the log
+    info = TranscriptInfo(transcript_id="t1", source_type="eval_log")
+    with pytest.raises(NotInEvalLog, match="names no eval log; attach"):
+        transcript_outcome(info)

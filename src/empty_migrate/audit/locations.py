@@ -21,6 +21,7 @@ LOG_SUFFIXES = (".eval", ".json")
 Location = str | Path
 """A log or a folder of logs: a local path, or a URL such as ``s3://bucket/logs``."""
 
+
 class LocationError(Exception):
     """A location cannot be reached: no credentials, refused ones, or no filesystem."""
 

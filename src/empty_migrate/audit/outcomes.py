@@ -300,12 +300,7 @@ def _log_outcomes(
     location = location_of(header) if location_of else DEFAULT_LOCATION
 
     def classify(sample: EvalSample) -> SampleOutcome:
-        found = classify_sample(name, header, sample, location)
-        if found is not None:
-            return found
-        found = classify_sample(name, header, sample)
-        assert found is not None  # the router's rule always finds the slot
-        return replace(found, flags=tuple(sorted({*found.flags, "location_empty"})))
+        return located_outcome(name, header, sample, location)
 
     outcomes = visit_samples(path, header, classify)
     # the order read_eval_log gives (it sorts the samples it reads whole)
@@ -336,6 +331,23 @@ def readable_log(log_path: Location) -> Iterator[Location]:
                 raise LogReadError(named, not_a_log=error.not_a_log) from None
     except LocationError as error:
         raise LogReadError(str(error)) from None
+
+
+def located_outcome(
+    log: str, header: EvalLog, sample: EvalSample, location: str
+) -> SampleOutcome:
+    """A sample's row, its answer read at `location` (`classify_sample`).
+
+    A sample with nothing at `location` is classified by the router's rule,
+    flagged ``location_empty``. The Scout scanner classifies the sample of a
+    live eval with this too (`empty_migrate.scout`).
+    """
+    found = classify_sample(log, header, sample, location)
+    if found is not None:
+        return found
+    found = classify_sample(log, header, sample)
+    assert found is not None  # the router's rule always finds the slot
+    return replace(found, flags=tuple(sorted({*found.flags, "location_empty"})))
 
 
 class _StreamFailed(Exception):

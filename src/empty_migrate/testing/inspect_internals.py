@@ -3,10 +3,11 @@
 Only code that never leaves this package imports them: the fixture library
 (``provider_outputs``), which calls the provider adapters' own helpers so its
 outputs are shaped as the adapters shape them, the log audit
-(``audit.log``), and the reading of remote logs (``audit.locations``), which
-lists and opens them through inspect_ai's own filesystem layer. The code
-copied into a target (``empty_migrate.runtime``) uses inspect_ai's public API
-alone; ``tests/test_private_api.py`` checks both.
+(``audit.log``), the reading of remote logs (``audit.locations``), which
+lists and fetches them through inspect_ai's own filesystem layer, and the
+Scout scanner (``scout.scanner``), which reads the sample of a live eval it
+is attached to. The code copied into a target (``empty_migrate.runtime``)
+uses inspect_ai's public API alone; ``tests/test_private_api.py`` checks both.
 
 Each name is defined identically in inspect-ai 0.3.278 (the floor in
 ``pyproject.toml``) and 0.3.285 (the pin of the test extra), and CI runs the
@@ -21,14 +22,16 @@ from inspect_ai._util.constants import (
     NO_CONTENT,
 )
 from inspect_ai._util.file import (
-    # a local or remote file opened with the options inspect_ai reads logs with
-    file,
     # the filesystem (fsspec, with inspect_ai's options) of a local or remote path
     filesystem,
 )
 from inspect_ai._util.registry import (
     # a registered object by name, not built (registry_create would build it)
     registry_lookup,
+)
+from inspect_ai.log._samples import (
+    # the sample the current task runs (its dataset Sample): None outside an eval
+    sample_active,
 )
 from inspect_ai.model._call_tools import (
     # a tool call (id, function, JSON arguments) parsed as the adapters parse it
@@ -54,17 +57,22 @@ from inspect_ai.model._reasoning import (
     # a <think>...</think> block split off a completion, as the OpenAI adapter does
     parse_content_with_reasoning,
 )
+from inspect_ai.solver._task_state import (
+    # the current sample's TaskState, as its scorers saw it: None outside an eval
+    sample_state,
+)
 
 __all__ = [
     "NO_CONTENT",
     "ConverseResponse",
     "as_stop_reason",
     "collect_stop_details",
-    "file",
     "filesystem",
     "malformed_function_apology",
     "model_output_from_response",
     "parse_content_with_reasoning",
     "parse_tool_call",
     "registry_lookup",
+    "sample_active",
+    "sample_state",
 ]

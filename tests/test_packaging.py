@@ -53,7 +53,7 @@ def test_the_router_the_probe_and_the_fixture_library_ship(wheel_names):
     # audit runs scorers on the fixtures; the emitted target tests are built from them
     assert "empty_migrate/runtime/router.py" in wheel_names
     assert "empty_migrate/runtime/probe.py" in wheel_names
-    assert "empty_migrate/testing/provider_outputs.py" in wheel_names
+    assert "empty_migrate/testing/provider_outputs/__init__.py" in wheel_names
     assert "empty_migrate/testing/inspect_internals.py" in wheel_names
 
 

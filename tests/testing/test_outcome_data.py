@@ -1,13 +1,14 @@
 """The committed outcome data is what the fixture library and the router give today."""
 
 from empty_migrate.entries.outcome_data import DATA, location_shape, seen_at
-from empty_migrate.testing.regenerate import generate, render
+from empty_migrate.testing.provider_outputs.regenerate import generate, render
 
 
 def test_the_committed_data_is_current():
     expected = render(generate())
     assert DATA.read_text(encoding="utf-8") == expected, (
-        "outcome_data.json is stale: run `python -m empty_migrate.testing.regenerate` "
+        "outcome_data.json is stale: run "
+        "`python -m empty_migrate.testing.provider_outputs.regenerate` "
         "and review the diff"
     )
 

@@ -5,8 +5,9 @@ target's test helpers, and says, for every place an eval keeps the model's
 output, which outcome classes the router still sees there. Both come from the
 fixture library and the router, which need inspect_ai; they are kept here as
 JSON (``outcome_data.json``) so that a migration reads them without importing
-either. ``python -m empty_migrate.testing.regenerate`` writes the file again,
-and ``tests/testing/test_outcome_data.py`` fails when it is stale.
+either. ``python -m empty_migrate.testing.provider_outputs.regenerate``
+writes the file again, and ``tests/testing/test_outcome_data.py`` fails when
+it is stale.
 
 Standard library only.
 """

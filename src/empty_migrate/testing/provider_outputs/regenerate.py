@@ -1,8 +1,9 @@
 """Write ``outcome_data.json`` from the fixture library and the router.
 
-Run ``python -m empty_migrate.testing.regenerate`` after changing the fixture
-library (`provider_outputs.OUTCOME_EXAMPLES`), the probe's placing of an
-output, or the router's classification; review the diff of the JSON file.
+Run ``python -m empty_migrate.testing.provider_outputs.regenerate`` after
+changing the fixture library (`provider_outputs.OUTCOME_EXAMPLES`), the
+probe's placing of an output, or the router's classification; review the diff
+of the JSON file.
 """
 
 import json

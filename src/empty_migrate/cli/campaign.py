@@ -17,7 +17,7 @@ from empty_migrate.cli.common import (
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.stops import described, exit_status
 from empty_migrate.registry.loader import RegistryError
-from empty_migrate.target.corpus import CorpusError
+from empty_migrate.target.corpus import CorpusError, writable_copy
 from empty_migrate.target.files import WriteError, error_text
 from empty_migrate.target.lock import LockError, repository_lock
 
@@ -72,7 +72,7 @@ def run_branch_per_eval(
         if target.cached:
             raise CorpusError(
                 f"will not make branches in the cached release at {target.path}: "
-                f"`git clone {target.path} COPY` and pass --repo COPY"
+                f"{writable_copy(target.path)}"
             )
         git = GitRepo(target.path)
     except (CorpusError, GitError) as error:
@@ -283,6 +283,13 @@ def _summary(outcomes: list["Outcome"], planned: "Plan", total: int) -> int:
     return ExitCode.OK
 
 
+_CAMPAIGN_CHECKOUT = (
+    "run it in the inspect_evals checkout where `empty-migrate --branch-per-eval` "
+    "made its branches, or pass --repo with that checkout"
+)
+"""What to do when ``campaign`` is given a folder that is no repository."""
+
+
 def run_campaign_command(args: argparse.Namespace) -> int:
     """``campaign status`` or ``campaign rebase``."""
     if args.action == "rebase":
@@ -296,7 +303,7 @@ def _rebase(args: argparse.Namespace) -> int:
     from empty_migrate.delivery.git import GitError, GitRepo
 
     try:
-        git = GitRepo(Path(args.repo).expanduser().resolve())
+        git = GitRepo(Path(args.repo).expanduser().resolve(), _CAMPAIGN_CHECKOUT)
     except GitError as error:
         note(str(error))
         return ExitCode.USAGE
@@ -344,7 +351,7 @@ def _status(args: argparse.Namespace) -> int:
     from empty_migrate.delivery.git import GitError, GitRepo
 
     try:
-        git = GitRepo(Path(args.repo).expanduser().resolve())
+        git = GitRepo(Path(args.repo).expanduser().resolve(), _CAMPAIGN_CHECKOUT)
         state, rows = status(git)
     except GitError as error:
         note(str(error))

@@ -39,7 +39,12 @@ from empty_migrate.pipeline.plan import Plan, plan_run
 from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
 from empty_migrate.registry.loader import Registry, RegistryError
-from empty_migrate.target.corpus import CorpusError, Target, resolve_target
+from empty_migrate.target.corpus import (
+    CorpusError,
+    Target,
+    resolve_target,
+    writable_copy,
+)
 from empty_migrate.target.files import Journal, WriteError, recover
 from empty_migrate.target.lock import LockError, repository_lock
 
@@ -182,8 +187,8 @@ def _migrate(
 def _refuse_cached_write(target: Target, writes: bool) -> None:
     if writes and target.cached:
         raise CorpusError(
-            f"will not write into the cached release at {target.path}: pass "
-            "--repo PATH to a checkout to write there, or --dry-run to see the diff"
+            f"will not write into the cached release at {target.path}: "
+            f"{writable_copy(target.path)}, or pass --dry-run to see the diff"
         )
 
 

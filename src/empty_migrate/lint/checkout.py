@@ -9,6 +9,7 @@ from empty_migrate.target.layout import (
     PACKAGE_ROOT,
     enclosing_checkout,
     eval_package_names,
+    missing_folder,
 )
 
 if TYPE_CHECKING:
@@ -29,6 +30,10 @@ def find_root(paths: Sequence[Path], repo: Path | None, cwd: Path) -> Path:
     """
     if repo is not None:
         root = repo.resolve()
+        if problem := missing_folder(root):
+            raise CheckoutError(
+                f"--repo {repo}: {problem}; pass the root of an inspect_evals checkout"
+            )
         if enclosing_checkout(root) != root:
             raise CheckoutError(
                 f"--repo {repo}: no {PACKAGE_MARKER} in it; pass the root of an "

@@ -167,7 +167,10 @@ def similar_names(name: str, known: Iterable[str], most: int = 3) -> list[str]:
 
     candidates = [c for c in dict.fromkeys(known) if c != name]
     similarity = {
-        c: SequenceMatcher(None, name, c, autojunk=False).ratio() for c in candidates
+        # a name in other letter case (XSTest, as an eval's title spells it) is
+        # the closest match there is
+        c: SequenceMatcher(None, name.casefold(), c.casefold(), autojunk=False).ratio()
+        for c in candidates
     }
     close = [c for c in candidates if similarity[c] >= SIMILAR_ENOUGH]
     close = close or [c for c in candidates if _words_added(name, c)]

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from empty_migrate.audit.bounds import log_out_of_bounds
 from empty_migrate.entries.output_locations import locator
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.runtime.router import (
     Outcome,
     classify_outputs,
@@ -129,7 +130,7 @@ class LogOutcomes:
     coverage: LogCoverage
 
 
-class LogReadError(Exception):
+class LogReadError(EmptyMigrateError):
     """A path is not a readable Inspect eval log.
 
     ``not_a_log`` is set when the file reads but holds no eval log (a

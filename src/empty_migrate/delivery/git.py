@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from empty_migrate.errors import EmptyMigrateError
+
 if TYPE_CHECKING:  # imported where used: GitPython is slow to import
     from git.objects import Tree
 
@@ -57,7 +59,7 @@ MAKE_A_REPOSITORY = (
 """What to do when --branch-per-eval is given a folder that is no repository."""
 
 
-class GitError(Exception):
+class GitError(EmptyMigrateError):
     """A git operation the campaign needs cannot be done; the message says why."""
 
 

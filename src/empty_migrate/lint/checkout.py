@@ -4,6 +4,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from empty_migrate import TYPE_CHECKING
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.target.layout import (
     PACKAGE_MARKER,
     PACKAGE_ROOT,
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from empty_migrate.registry.loader import Registry
 
 
-class CheckoutError(Exception):
+class CheckoutError(EmptyMigrateError):
     """Bad input: not a target checkout, or a path outside it (exit 2)."""
 
 

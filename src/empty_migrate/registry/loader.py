@@ -31,6 +31,7 @@ from empty_migrate.entries.schema import (
     resolve,
     validate_entry,
 )
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.registry import EVALS_DIR, entry_files
 from empty_migrate.runtime import policy
 from empty_migrate.source import citations
@@ -48,12 +49,12 @@ _MESSAGES = {"unexpected_keyword_argument": "not a key the registry knows"}
 """Problems worded for a registry file rather than for Python's dataclasses."""
 
 
-class RegistryError(Exception):
+class RegistryError(EmptyMigrateError):
     """The registry is invalid; ``problems`` lists every problem found."""
 
     def __init__(self, problems: list[str]) -> None:
         super().__init__("\n".join(problems))
-        self.problems = problems
+        self.problems: list[str] = problems
 
 
 class Registry:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.target.cache import cache_path, checked_version
 from empty_migrate.target.layout import (
     PACKAGE_MARKER,
@@ -52,7 +53,7 @@ MAX_TREE_BYTES = 4 << 30
 """The most bytes a release archive may unpack to: 0.26.0's unpacks to 101 MB."""
 
 
-class CorpusError(Exception):
+class CorpusError(EmptyMigrateError):
     """The target repository cannot be had; the message says what to do."""
 
 

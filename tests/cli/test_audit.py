@@ -15,7 +15,7 @@ from tests.audit.small import demo_tree, judge_then_routed
         (["audit", "--eval", "no_such_eval"], "unknown eval 'no_such_eval'"),
         (
             ["audit", "--eval", "xstest", "--repo", "/nonexistent"],
-            "not an inspect_evals",
+            "--repo /nonexistent: no such folder",
         ),
         (["audit", "--eval", "xstest", "--workers", "0"], "at least 1"),
         (

@@ -34,6 +34,7 @@ def test_parsing_a_command_loads_none_of_the_commands(args):
         "empty_migrate.cli",
         "empty_migrate.cli.exit_codes",
         "empty_migrate.cli.parser",
+        "empty_migrate.errors",
         "empty_migrate.registry",
     ]
 

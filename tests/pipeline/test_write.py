@@ -218,8 +218,9 @@ def test_a_write_into_the_cached_release_is_refused(
     )
     assert code == 2
     assert capsys.readouterr().err == (
-        f"empty-migrate: will not write into the cached release at {tree}: pass "
-        "--repo PATH to a checkout to write there, or --dry-run to see the diff\n"
+        f"empty-migrate: will not write into the cached release at {tree}: make a "
+        f"checkout of your own with `git clone {tree} COPY` (or clone inspect_evals) "
+        "and pass --repo COPY, or pass --dry-run to see the diff\n"
     )
     assert snapshot(tree) == before
 

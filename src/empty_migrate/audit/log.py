@@ -55,6 +55,7 @@ from empty_migrate.entries.schema import (
     VerdictExpression,
     resolve,
 )
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.registry.loader import Registry, RegistryError
 from empty_migrate.registry.tasks import eval_named, task_name
 from empty_migrate.runtime.policy import Outcome, Route, route_for
@@ -66,7 +67,7 @@ from empty_migrate.runtime.router import (
 from empty_migrate.testing.inspect_internals import registry_lookup
 
 
-class AuditLogError(Exception):
+class AuditLogError(EmptyMigrateError):
     """The log cannot be audited against the eval: one line says why."""
 
 

@@ -26,7 +26,6 @@ from pydantic import ValidationError
 
 from empty_migrate.audit.bounds import log_out_of_bounds
 from empty_migrate.audit.locations import (
-    LOG_SUFFIXES,
     Location,
     LocationError,
     file_name,
@@ -37,6 +36,7 @@ from empty_migrate.audit.locations import (
     suffix,
 )
 from empty_migrate.entries.output_locations import locator
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.runtime.router import (
     Outcome,
     classify_outputs,
@@ -141,7 +141,7 @@ class LogOutcomes:
     coverage: LogCoverage
 
 
-class LogReadError(Exception):
+class LogReadError(EmptyMigrateError):
     """A path is not a readable Inspect eval log.
 
     ``not_a_log`` is set when the file reads but holds no eval log (a
@@ -551,9 +551,70 @@ def unreadable(log_path: str | Path, error: Exception) -> str:
         return (
             f"{log_path} is not an Inspect eval log ({_invalid(error)}); {_PASS_A_LOG}"
         )
-    if suffix(log_path) in LOG_SUFFIXES:
+    ending = suffix(log_path)
+    held = file_kind(Path(log_path))
+    if held == _LOG_KINDS.get(ending):
         return f"{log_path} is truncated or corrupt: {first_line(error)}; {_COPY_AGAIN}"
-    return f"{log_path} is not an Inspect eval log ({first_line(error)}); {_PASS_A_LOG}"
+    if held is None:
+        why = first_line(error)
+        return f"{log_path} is not an Inspect eval log ({why}); {_PASS_A_LOG}"
+    return f"{log_path} is not an Inspect eval log: {_what_it_is(held, ending)}"
+
+
+_LOG_KINDS = {".eval": "a zip archive", ".json": "JSON"}
+"""What a log of each suffix holds: a ``.eval`` log is a zip archive."""
+
+_MAGIC = {
+    b"PK\x03\x04": "a zip archive",
+    b"PK\x05\x06": "a zip archive",
+    b"\x1f\x8b": "a gzip archive",
+    b"%PDF": "a PDF document",
+    b"\x89PNG": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"SQLite format 3\x00": "an SQLite database",
+}
+"""The first bytes of the kinds of file a log is most often mistaken for."""
+
+
+def file_kind(path: Path) -> str | None:
+    """What `path` holds, from its first bytes: a zip archive, JSON, text, ...
+
+    None when it cannot be read. Only the start is read, so a ``{`` followed
+    by prose still counts as JSON (the parser's error then says where).
+    """
+    try:
+        with path.open("rb") as file:
+            start = file.read(4096)
+    except OSError:
+        return None
+    if not start:
+        return "empty"
+    for magic, kind in _MAGIC.items():
+        if start.startswith(magic):
+            return kind
+    if start.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+        return "JSON"
+    try:
+        start.decode("utf-8")
+    except UnicodeDecodeError as cut:
+        if cut.start < len(start) - 3:  # not just a character cut at the end
+            return "binary data"
+    return "text"
+
+
+def _what_it_is(held: str, ending: str) -> str:
+    """What a file that is not a log holds, and what to pass instead."""
+    if held == "empty":
+        return f"the file is empty; {_PASS_A_LOG}"
+    named = [s for s, kind in _LOG_KINDS.items() if kind == held]
+    expected = _LOG_KINDS.get(ending)
+    said = f"it holds {held}"
+    if expected:
+        said += f", and a {ending} log is {expected}"
+    if named and named[0] != ending:
+        # a log saved under another name (x.eval.txt, a .json renamed .eval)
+        return f"{said}; if it is an Inspect log, name it *{named[0]}"
+    return f"{said}; {_PASS_A_LOG}"
 
 
 def _invalid(error: ValidationError) -> str:

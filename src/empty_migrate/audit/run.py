@@ -21,6 +21,7 @@ from typing import Any
 
 import empty_migrate
 from empty_migrate.audit.matrix import Audit, build_audit, plan
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.registry.loader import Registry
 from empty_migrate.target.cache import cache_path, checked_version
 from empty_migrate.target.corpus import DEFAULT_SPEC
@@ -32,7 +33,7 @@ FRAMEWORK = "inspect-ai==0.3.285"
 Notify = Callable[[str], None]
 
 
-class AuditError(Exception):
+class AuditError(EmptyMigrateError):
     """The audit could not run at all; the message says why."""
 
 

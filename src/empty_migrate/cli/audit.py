@@ -12,16 +12,12 @@ from empty_migrate.cli.common import (
     note,
     open_registry,
     progress_bar,
-    report_problems,
     selected_evals,
     terminal_safe,
 )
 from empty_migrate.cli.exit_codes import ExitCode
-from empty_migrate.registry.loader import Registry, RegistryError
-from empty_migrate.target.corpus import (
-    CorpusError,
-    resolve_target,
-)
+from empty_migrate.registry.loader import Registry
+from empty_migrate.target.corpus import resolve_target
 from empty_migrate.target.files import error_text, unwritable, write_files
 from empty_migrate.target.layout import enclosing_checkout
 
@@ -31,23 +27,19 @@ if TYPE_CHECKING:  # imported when used: running an audit needs inspect_ai
 
 def run_audit_command(args: argparse.Namespace) -> int:
     """Run ``audit`` from parsed arguments."""
-    try:
-        if args.output is not None:
-            _check_output(args.output)
-        if args.log:
-            return _audit_log(args)
-        before: Audit | None
-        after: Audit | None
-        if args.compare:
-            before, after = (_read_audit(Path(p)) for p in args.compare)
-        else:
-            before, after = _run(args)
-        if after is None:
-            return ExitCode.USAGE
-        _write(_render(after, before, args.format), args.output)
-    except UsageError as error:
-        note(str(error))
+    if args.output is not None:
+        _check_output(args.output)
+    if args.log:
+        return _audit_log(args)
+    before: Audit | None
+    after: Audit | None
+    if args.compare:
+        before, after = (_read_audit(Path(p)) for p in args.compare)
+    else:
+        before, after = _run(args)
+    if after is None:
         return ExitCode.USAGE
+    _write(_render(after, before, args.format), args.output)
     return ExitCode.OK
 
 
@@ -59,10 +51,7 @@ def _audit_log(args: argparse.Namespace) -> int:
         )
     # a log's task is looked up in the registry of the checkout we are in
     # (or --repo), whose own entries name its new evals
-    try:
-        root = _tree(args.repo) if args.repo else enclosing_checkout(Path.cwd())
-    except CorpusError as error:
-        raise UsageError(str(error)) from None
+    root = _tree(args.repo) if args.repo else enclosing_checkout(Path.cwd())
     registry = open_registry(args.registry, root)
     eval_name = next(iter(args.audit_evals), None)
     # one log file keeps its own report; several, or a folder, get a total
@@ -84,21 +73,9 @@ def _audit_one_log(
     log: str, eval_name: str | None, registry: Registry, args: argparse.Namespace
 ) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
-    from empty_migrate.audit.log import (
-        AuditLogError,
-        audit_json,
-        audit_log,
-        render_text,
-    )
-    from empty_migrate.audit.outcomes import LogReadError
+    from empty_migrate.audit.log import audit_json, audit_log, render_text
 
-    try:
-        audit = audit_log(log, eval_name, registry)
-    except (AuditLogError, LogReadError) as error:
-        raise UsageError(str(error)) from None
-    except RegistryError as error:
-        report_problems(error)
-        return ExitCode.USAGE
+    audit = audit_log(log, eval_name, registry)
     if args.format == "json":
         text = json.dumps(audit_json(audit), indent=2, default=str) + "\n"
     elif args.format == "html":
@@ -117,22 +94,10 @@ def _audit_many_logs(
     registry: Registry,
     args: argparse.Namespace,
 ) -> int:
-    from empty_migrate.audit.log import (
-        AuditLogError,
-        audit_logs,
-        audits_json,
-        render_texts,
-    )
-    from empty_migrate.audit.outcomes import LogReadError
+    from empty_migrate.audit.log import audit_logs, audits_json, render_texts
 
-    try:
-        with progress_bar(doing="auditing logs") as progress:
-            found = audit_logs(logs, eval_name, registry, progress)
-    except (AuditLogError, LogReadError) as error:
-        raise UsageError(str(error)) from None
-    except RegistryError as error:
-        report_problems(error)
-        return ExitCode.USAGE
+    with progress_bar(doing="auditing logs") as progress:
+        found = audit_logs(logs, eval_name, registry, progress)
     for line in found.skipped + found.unreadable + found.not_audited:
         note(line)
     if args.format == "json":
@@ -166,26 +131,18 @@ def _run(args: argparse.Namespace) -> tuple["Audit | None", "Audit | None"]:
         raise UsageError("--workers must be at least 1")
     if args.audit_all and args.audit_evals:
         raise UsageError("--eval and --all together: name evals or take them all")
-    from empty_migrate.audit.run import AuditError, choose_python, run_audit
+    from empty_migrate.audit.run import choose_python, run_audit
 
-    try:
-        trees = (
-            [_tree(args.before), _tree(args.repo)]
-            if args.before
-            else [_tree(args.repo)]
-        )
-    except CorpusError as error:
-        raise UsageError(str(error)) from None
+    trees = (
+        [_tree(args.before), _tree(args.repo)] if args.before else [_tree(args.repo)]
+    )
     # the audited tree's registry (the migrated one's, with --before)
     registry = open_registry(args.registry, trees[-1])
     evals = selected_evals(registry, args.audit_evals, args.audit_all, trees[-1])
     if not check_or_report(registry, evals):
         return None, None
-    try:
-        python = choose_python(args.python, trees[-1], note)
-        audits = [run_audit(registry, t, evals, python, args.workers) for t in trees]
-    except (AuditError, CorpusError) as error:
-        raise UsageError(str(error)) from None
+    python = choose_python(args.python, trees[-1], note)
+    audits = [run_audit(registry, t, evals, python, args.workers) for t in trees]
     return (audits[0] if args.before else None), audits[-1]
 
 

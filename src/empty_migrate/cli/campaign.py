@@ -12,14 +12,12 @@ from typing import TYPE_CHECKING
 from empty_migrate.cli.common import (
     note,
     progress_bar,
-    report_problems,
 )
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.pipeline.stops import described, exit_status
-from empty_migrate.registry.loader import RegistryError
-from empty_migrate.target.corpus import CorpusError
+from empty_migrate.target.corpus import CorpusError, writable_copy
 from empty_migrate.target.files import WriteError, error_text
-from empty_migrate.target.lock import LockError, repository_lock
+from empty_migrate.target.lock import repository_lock
 
 if TYPE_CHECKING:  # imported when used: only this mode needs GitPython
     from empty_migrate.codemods.kit.declaration import Declaration
@@ -64,34 +62,19 @@ def run_branch_per_eval(
 ) -> int:
     """Plan the branches, then make them (or, with --dry-run, list them)."""
     # imported here: only this mode needs git, GitPython and the planner
-    from empty_migrate.audit.run import AuditError
-    from empty_migrate.delivery.branches import PlanError
-    from empty_migrate.delivery.git import GitError, GitRepo
+    from empty_migrate.delivery.git import GitRepo
 
-    try:
-        if target.cached:
-            raise CorpusError(
-                f"will not make branches in the cached release at {target.path}: "
-                f"`git clone {target.path} COPY` and pass --repo COPY"
-            )
-        git = GitRepo(target.path)
-    except (CorpusError, GitError) as error:
-        note(error.args[0])
-        return ExitCode.USAGE
+    if target.cached:
+        raise CorpusError(
+            f"will not make branches in the cached release at {target.path}: "
+            f"{writable_copy(target.path)}"
+        )
+    git = GitRepo(target.path)
     try:
         if args.dry_run:
             return _campaign(git, args, registry, evals, codemods, today)
         with repository_lock(git.root, args.wait, on_wait=note):
             return _campaign(git, args, registry, evals, codemods, today)
-    except (GitError, AuditError, LockError) as error:
-        note(str(error))
-        return ExitCode.USAGE
-    except RegistryError as error:  # an entry of the base an eval brings in
-        report_problems(error)
-        return ExitCode.USAGE
-    except PlanError as error:
-        note(str(error))
-        return ExitCode.TOOL_ERROR
     except WriteError as error:  # one that says which file and why
         note(str(error))
         return ExitCode.TOOL_ERROR
@@ -283,6 +266,13 @@ def _summary(outcomes: list["Outcome"], planned: "Plan", total: int) -> int:
     return ExitCode.OK
 
 
+_CAMPAIGN_CHECKOUT = (
+    "run it in the inspect_evals checkout where `empty-migrate --branch-per-eval` "
+    "made its branches, or pass --repo with that checkout"
+)
+"""What to do when ``campaign`` is given a folder that is no repository."""
+
+
 def run_campaign_command(args: argparse.Namespace) -> int:
     """``campaign status`` or ``campaign rebase``."""
     if args.action == "rebase":
@@ -293,13 +283,9 @@ def run_campaign_command(args: argparse.Namespace) -> int:
 def _rebase(args: argparse.Namespace) -> int:
     """Move the eval branches off a merged foundation onto the base; print how."""
     from empty_migrate.delivery import campaign
-    from empty_migrate.delivery.git import GitError, GitRepo
+    from empty_migrate.delivery.git import GitRepo
 
-    try:
-        git = GitRepo(Path(args.repo).expanduser().resolve())
-    except GitError as error:
-        note(str(error))
-        return ExitCode.USAGE
+    git = GitRepo(Path(args.repo).expanduser().resolve(), _CAMPAIGN_CHECKOUT)
     try:
         onto = args.onto or campaign.State.load(git.git_dir).base
         if onto is None:
@@ -308,9 +294,6 @@ def _rebase(args: argparse.Namespace) -> int:
         onto_commit = git.resolve(onto)
         with repository_lock(git.root, args.wait, on_wait=note):
             outcomes = campaign.rebase(git, onto, onto_commit, _report)
-    except (GitError, LockError, campaign.NotMerged) as error:
-        note(str(error))
-        return ExitCode.USAGE
     except campaign.CampaignInterrupted as stop:
         note(
             f"{described(stop.signum)}: moved {len(stop.outcomes)} of "
@@ -341,15 +324,13 @@ def _print_rebased(outcomes: list["Outcome"], onto: str) -> int:
 def _status(args: argparse.Namespace) -> int:
     """``campaign status``: the recorded branches as they are now."""
     from empty_migrate.delivery.campaign import status
-    from empty_migrate.delivery.git import GitError, GitRepo
+    from empty_migrate.delivery.git import GitRepo
 
+    git = GitRepo(Path(args.repo).expanduser().resolve(), _CAMPAIGN_CHECKOUT)
     try:
-        git = GitRepo(Path(args.repo).expanduser().resolve())
         state, rows = status(git)
-    except GitError as error:
-        note(str(error))
-        return ExitCode.USAGE
-    git.close()
+    finally:
+        git.close()
     if args.format == "json":
         print(
             json.dumps(

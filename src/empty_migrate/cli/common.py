@@ -8,16 +8,17 @@ from pathlib import Path
 from empty_migrate import TYPE_CHECKING
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.in_target import scaffold_command
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.registry import folder_problem
 from empty_migrate.registry.target import registry_of, unknown_evals
 
 if TYPE_CHECKING:  # the entries' loader is imported when an entry is read
     from empty_migrate.audit.outcomes import AnswerLocation
     from empty_migrate.pipeline.migrate import Progress
-    from empty_migrate.registry.loader import Registry, RegistryError
+    from empty_migrate.registry.loader import Registry
 
 
-class UsageError(Exception):
+class UsageError(EmptyMigrateError):
     """Bad input: one line on stderr, exit 2; the message says what to do."""
 
 
@@ -44,6 +45,18 @@ def terminal_safe(text: str) -> str:
 def note(message: str) -> None:
     """One line for the user on stderr, named for the program (every command's)."""
     print(f"empty-migrate: {terminal_safe(message)}", file=sys.stderr, flush=True)
+
+
+def reported(error: EmptyMigrateError) -> int:
+    """Tell the user `error` and return its exit code: every command's errors end here.
+
+    One note (`note`), or a registry's problems one line each (`report_problems`).
+    """
+    if error.problems:
+        report_problems(error)
+    else:
+        note(str(error))
+    return error.exit_code
 
 
 def usage_error(message: str) -> int:
@@ -105,7 +118,7 @@ def check_or_report(registry: "Registry", evals: Iterable[str] | None = None) ->
     return True
 
 
-def report_problems(error: "RegistryError") -> None:
+def report_problems(error: EmptyMigrateError) -> None:
     """Print every problem of `error`, one ``file:line: key: problem`` line each.
 
     Their count follows when there are several.

@@ -6,17 +6,13 @@ from pathlib import Path
 
 from empty_migrate import TYPE_CHECKING
 from empty_migrate.cli.common import (
-    UsageError,
     note,
     open_registry,
-    report_problems,
-    usage_error,
 )
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.in_target import entry_path, scaffold_command
 from empty_migrate.lint import clean
 from empty_migrate.lint.checkout import (
-    CheckoutError,
     evals_of,
     find_root,
     shared_files,
@@ -37,14 +33,11 @@ def run_lint_command(args: argparse.Namespace) -> int:
     lints is loaded.
     """
     cwd = Path.cwd()
-    try:
-        root = find_root(args.paths, args.repo, cwd)
-        if _known_clean(args, root, cwd):
-            _print_clean(root, args.format, cwd)
-            return ExitCode.OK
-        return _lint(args, root, cwd)
-    except (UsageError, CheckoutError) as error:
-        return usage_error(str(error))
+    root = find_root(args.paths, args.repo, cwd)
+    if _known_clean(args, root, cwd):
+        _print_clean(root, args.format, cwd)
+        return ExitCode.OK
+    return _lint(args, root, cwd)
 
 
 def _known_clean(args: argparse.Namespace, root: Path, cwd: Path) -> bool:
@@ -70,21 +63,15 @@ def _print_clean(root: Path, fmt: str, cwd: Path) -> None:
 
 
 def _lint(args: argparse.Namespace, root: Path, cwd: Path) -> int:
-    from empty_migrate.registry.loader import RegistryError  # with the entries
-
-    try:
-        registry = open_registry(args.registry, root)
-        shared = _shared_files(registry) if args.paths else {}
-        evals = evals_of(root, args.paths, cwd, shared)
+    registry = open_registry(args.registry, root)
+    shared = _shared_files(registry) if args.paths else {}
+    evals = evals_of(root, args.paths, cwd, shared)
+    report = _linted(root, registry, evals)
+    if args.fix and report.fixable:
+        status = _fix(root, registry, report.fixable)
+        if status != ExitCode.OK:
+            return status
         report = _linted(root, registry, evals)
-        if args.fix and report.fixable:
-            status = _fix(root, registry, report.fixable)
-            if status != ExitCode.OK:
-                return status
-            report = _linted(root, registry, evals)
-    except RegistryError as error:
-        report_problems(error)
-        return ExitCode.USAGE
     _print(report, args.format, cwd)
     return ExitCode.WORK_REMAINS if report.failed else ExitCode.OK
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.cli.parser import build_parser, migration_options_given
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
 from empty_migrate.target.cache import refused_cache_setting
 
@@ -39,6 +40,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.USAGE
     try:
         return _dispatch(args, parser)
+    except EmptyMigrateError as error:
+        # imported here: only an error needs the notes (see the module docstring)
+        from empty_migrate.cli.common import reported
+
+        return reported(error)
     except BrokenPipeError:
         # the reader closed the pipe early (`| head`): not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -97,12 +103,7 @@ def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
     import json
 
-    from empty_migrate.audit.outcomes import (
-        LogReadError,
-        outcome_row,
-        read_logs,
-        render_sections,
-    )
+    from empty_migrate.audit.outcomes import outcome_row, read_logs, render_sections
     from empty_migrate.cli.common import (
         note,
         outcome_locations,
@@ -111,12 +112,8 @@ def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
     )
 
     location_of = outcome_locations(registry_dir)
-    try:
-        with progress_bar(doing="reading logs") as progress:
-            found = read_logs(logs, progress, location_of)
-    except LogReadError as error:
-        note(str(error))
-        return ExitCode.USAGE
+    with progress_bar(doing="reading logs") as progress:
+        found = read_logs(logs, progress, location_of)
     for line in found.skipped + found.unreadable:
         note(line)
     for one in found.read:

@@ -15,12 +15,10 @@ from empty_migrate.cli.campaign import (
     run_branch_per_eval,
 )
 from empty_migrate.cli.common import (
-    UsageError,
     check_or_report,
     note,
     open_registry,
     progress_bar,
-    report_problems,
     selected_evals,
     usage_error,
 )
@@ -30,7 +28,6 @@ from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.pipeline.migrate import (
     KeptFile,
     RunResult,
-    SelectionError,
     is_shared,
     migrate,
     select_codemods,
@@ -38,10 +35,15 @@ from empty_migrate.pipeline.migrate import (
 from empty_migrate.pipeline.plan import Plan, plan_run
 from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
-from empty_migrate.registry.loader import Registry, RegistryError
-from empty_migrate.target.corpus import CorpusError, Target, resolve_target
+from empty_migrate.registry.loader import Registry
+from empty_migrate.target.corpus import (
+    CorpusError,
+    Target,
+    resolve_target,
+    writable_copy,
+)
 from empty_migrate.target.files import Journal, WriteError, recover
-from empty_migrate.target.lock import LockError, repository_lock
+from empty_migrate.target.lock import repository_lock
 
 if TYPE_CHECKING:  # imported when used: only a color terminal needs rich
     from rich.console import Console
@@ -70,23 +72,17 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
             "--wait is for a run that writes: not with --dry-run or --check"
         )
     today = (args.today or datetime.date.today()).isoformat()
-    try:
-        codemods = select_codemods(args.only, args.skip)
-        target = resolve_target(args.migrate_repo, on_fetch=note)
-        registry = open_registry(args.migrate_registry, target.path)
-        evals = selected_evals(registry, args.evals, args.all, target.path)
-    except (SelectionError, UsageError, CorpusError) as error:
-        return usage_error(error.args[0])
+    codemods = select_codemods(args.only, args.skip)
+    target = resolve_target(args.migrate_repo, on_fetch=note)
+    registry = open_registry(args.migrate_registry, target.path)
+    evals = selected_evals(registry, args.evals, args.all, target.path)
     if target.notice:
         note(target.notice)
     if not check_or_report(registry, evals):
         return ExitCode.USAGE
     if args.branch_per_eval:
         return run_branch_per_eval(args, target, registry, evals, codemods, today)
-    try:
-        _refuse_cached_write(target, writes)
-    except CorpusError as error:
-        return usage_error(error.args[0])
+    _refuse_cached_write(target, writes)
     if not writes:
         return _migrate(registry, target.path, evals, codemods, today, args, None)
     return _migrate_under_lock(registry, target.path, evals, codemods, today, args)
@@ -134,7 +130,7 @@ def _migrate_under_lock(
             if cleared := recover(journal, repo):
                 note(cleared)  # before the tree is read: the run sees it whole
             return _migrate(registry, repo, evals, codemods, today, args, journal)
-    except (LockError, WriteError) as error:
+    except WriteError as error:
         return usage_error(str(error))
 
 
@@ -151,11 +147,7 @@ def _migrate(
 
     It is written when a `journal` is given, to record the staging files in.
     """
-    try:
-        plan = plan_run(registry, repo, evals)
-    except RegistryError as error:
-        report_problems(error)
-        return ExitCode.USAGE
+    plan = plan_run(registry, repo, evals)
     for line in plan.notes:
         note(line)
     try:
@@ -182,8 +174,8 @@ def _migrate(
 def _refuse_cached_write(target: Target, writes: bool) -> None:
     if writes and target.cached:
         raise CorpusError(
-            f"will not write into the cached release at {target.path}: pass "
-            "--repo PATH to a checkout to write there, or --dry-run to see the diff"
+            f"will not write into the cached release at {target.path}: "
+            f"{writable_copy(target.path)}, or pass --dry-run to see the diff"
         )
 
 

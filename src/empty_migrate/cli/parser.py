@@ -7,8 +7,10 @@ imports each command's module when that command runs.
 """
 
 import argparse
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from empty_migrate import TYPE_CHECKING, __version__
 from empty_migrate.cli.exit_codes import EPILOG
@@ -26,7 +28,7 @@ else:
 
 def build_parser() -> tuple[argparse.ArgumentParser, list[argparse.Action]]:
     """The command line's parser, and the migration options it holds."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="empty-migrate",
         description=(
             "Migrate inspect_evals scorers to one empty-response policy.\n"
@@ -383,6 +385,87 @@ COMMANDS: dict[str, tuple[str, Declare]] = {
     ),
 }
 """Every command, in the order ``--help`` lists them: its help and its options."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors name the option or choice meant.
+
+    ``--dryrun`` gets ``did you mean --dry-run?``, ``--evals xstest`` (which
+    argparse reports as the command ``xstest``) the option it is a slip for,
+    ``campain`` the command: close matches among the option strings and
+    choices the parser declares (`similar_names`, as for eval names). The
+    commands' parsers are of this class too (argparse makes them so).
+    """
+
+    _given: list[str]
+
+    def parse_known_args(  # type: ignore[override]
+        self,
+        args: "Sequence[str] | None" = None,
+        namespace: "argparse.Namespace | None" = None,
+    ) -> "tuple[argparse.Namespace, list[str]]":
+        """Parse as argparse does, keeping the words for `error`'s suggestions."""
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and `message`, with what may have been meant; exit 2."""
+        super().error(self._with_suggestion(message))
+
+    def _with_suggestion(self, message: str) -> str:
+        # imported here: only a mistake reads the matches
+        from empty_migrate.registry.loader import close_matches
+
+        options = [s for parser in _declared(self) for s in _option_strings(parser)]
+        given = getattr(self, "_given", [])
+        unknown = [flag for flag in _flags(given) if _unknown(flag, options)]
+        slips = [f"{flag}{close_matches(flag, options)}" for flag in unknown]
+        if unknown and ("invalid choice" in message or "unrecognized" in message):
+            # an unknown option's value is read as a command: the option is the slip
+            return "unrecognized arguments: " + "; ".join(slips)
+        value = message.partition("invalid choice: ")[2].partition(" (choose from")[0]
+        if value:
+            choices = [str(c) for a in self._actions for c in (a.choices or ())]
+            return f"{message}{close_matches(value.strip(chr(39)), choices)}"
+        return message
+
+
+def _declared(parser: argparse.ArgumentParser) -> Iterator[argparse.ArgumentParser]:
+    """`parser` and the commands' parsers under it that are declared."""
+    yield parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                if name not in getattr(action, "_undeclared", ()):
+                    yield from _declared(command)
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> list[str]:
+    return [s for action in parser._actions for s in action.option_strings]
+
+
+def _flags(words: Sequence[str]) -> Iterator[str]:
+    """The options among `words`, each without its ``=value``, up to ``--``."""
+    for word in words:
+        if word == "--":
+            return
+        if word.startswith("-") and len(word) > 1 and not _is_number(word):
+            yield word.partition("=")[0]
+
+
+def _is_number(word: str) -> bool:
+    try:
+        float(word)
+    except ValueError:
+        return False
+    return True
+
+
+def _unknown(flag: str, options: Sequence[str]) -> bool:
+    """Whether `flag` is no option, nor the start of one (argparse takes those)."""
+    if flag.startswith("--"):
+        return not any(option.startswith(flag) for option in options)
+    return flag[:2] not in options
 
 
 class _Commands(_SubParsers):

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from empty_migrate.cli.common import (
-    UsageError,
     check_or_report,
     note,
     open_registry,
@@ -24,7 +23,6 @@ from empty_migrate.source.flow import FlowCheck
 from empty_migrate.source.metrics import METADATA, FieldRead
 from empty_migrate.source.scan import EvalScan, scan_eval, scan_repo
 from empty_migrate.target.corpus import (
-    CorpusError,
     Target,
     resolve_target,
 )
@@ -50,9 +48,7 @@ def run_registry(args: argparse.Namespace) -> int:
         if not check_or_report(registry):
             return ExitCode.USAGE
         return handlers[args.action](registry, args, target)
-    except UsageError as error:
-        return usage_error(str(error))
-    except (CorpusError, KeyError) as error:
+    except KeyError as error:  # a name not held; its message names close matches
         note(error.args[0])
         return ExitCode.USAGE
 

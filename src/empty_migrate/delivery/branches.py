@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 
+from empty_migrate.errors import EmptyMigrateError, ExitCode
 from empty_migrate.pipeline.comment_review import ReviewNote
 from empty_migrate.pipeline.migrate import RunResult, is_shared
 from empty_migrate.pipeline.runner import EvalResult, FileResult
@@ -33,8 +34,10 @@ FOUNDATION = "foundation"
 """The key of the branch of the shared files, which every other one is built on."""
 
 
-class PlanError(Exception):
+class PlanError(EmptyMigrateError):
     """The run cannot be split into branches; the message says why."""
+
+    exit_code = ExitCode.TOOL_ERROR
 
 
 @dataclass(frozen=True)

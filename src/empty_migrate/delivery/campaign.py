@@ -55,6 +55,7 @@ from empty_migrate.delivery.pull_request import (
     render,
     title,
 )
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.pipeline.migrate import KeptFile, Progress, RunResult, migrate
 from empty_migrate.pipeline.plan import Plan as RunPlan
 from empty_migrate.pipeline.plan import plan_run
@@ -577,7 +578,7 @@ def status(git: GitRepo) -> tuple[State, list[BranchStatus]]:
     return state, rows
 
 
-class NotMerged(Exception):
+class NotMerged(EmptyMigrateError):
     """``campaign rebase`` found no merged foundation; the message says why."""
 
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from empty_migrate.errors import EmptyMigrateError
+
 if TYPE_CHECKING:  # imported where used: GitPython is slow to import
     from git.objects import Tree
 
@@ -50,24 +52,35 @@ _DAMAGED = (
 )
 
 
-class GitError(Exception):
+MAKE_A_REPOSITORY = (
+    "--branch-per-eval makes branches in a git checkout (git init; git add -A; "
+    "git commit)"
+)
+"""What to do when --branch-per-eval is given a folder that is no repository."""
+
+
+class GitError(EmptyMigrateError):
     """A git operation the campaign needs cannot be done; the message says why."""
 
 
 class GitRepo:
     """A git work tree: its state, and new commits and branches beside it."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, what_to_do: str = MAKE_A_REPOSITORY) -> None:
+        """Open the work tree at `path`; `what_to_do` when it is no repository.
+
+        Raises:
+            GitError: If `path` is no folder, or no git repository, or a bare one.
+        """
         # imported here: only a campaign needs GitPython (slow to import)
         from git import InvalidGitRepositoryError, NoSuchPathError, Repo
 
         try:
             self.repo = Repo(path)
-        except (InvalidGitRepositoryError, NoSuchPathError):
-            raise GitError(
-                f"{path} is not a git repository: --branch-per-eval makes branches "
-                "in a git checkout (git init; git add -A; git commit)"
-            ) from None
+        except NoSuchPathError:
+            raise GitError(f"{path}: no such folder; {what_to_do}") from None
+        except InvalidGitRepositoryError:
+            raise GitError(f"{path} is not a git repository: {what_to_do}") from None
         if self.repo.bare:
             raise GitError(f"{path} is a bare repository: pass a checkout")
         self.root = Path(self.repo.working_tree_dir or path)

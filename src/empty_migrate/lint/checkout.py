@@ -4,18 +4,20 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from empty_migrate import TYPE_CHECKING
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.target.layout import (
     PACKAGE_MARKER,
     PACKAGE_ROOT,
     enclosing_checkout,
     eval_package_names,
+    missing_folder,
 )
 
 if TYPE_CHECKING:
     from empty_migrate.registry.loader import Registry
 
 
-class CheckoutError(Exception):
+class CheckoutError(EmptyMigrateError):
     """Bad input: not a target checkout, or a path outside it (exit 2)."""
 
 
@@ -29,6 +31,10 @@ def find_root(paths: Sequence[Path], repo: Path | None, cwd: Path) -> Path:
     """
     if repo is not None:
         root = repo.resolve()
+        if problem := missing_folder(root):
+            raise CheckoutError(
+                f"--repo {repo}: {problem}; pass the root of an inspect_evals checkout"
+            )
         if enclosing_checkout(root) != root:
             raise CheckoutError(
                 f"--repo {repo}: no {PACKAGE_MARKER} in it; pass the root of an "

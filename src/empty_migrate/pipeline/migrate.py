@@ -23,6 +23,7 @@ from empty_migrate.codemods import (
 from empty_migrate.codemods import names as codemod_names
 from empty_migrate.codemods.kit.declaration import Declaration
 from empty_migrate.codemods.kit.released import edited_by_maintainers
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.pipeline.comment_review import follow
 from empty_migrate.pipeline.formatter import Formatter, FormatterError
 from empty_migrate.pipeline.plan import Plan, blocker
@@ -150,7 +151,7 @@ def is_shared(file: FileResult) -> bool:
     return all(declaration(name).shares(file.path) for name in file.codemods)
 
 
-class SelectionError(Exception):
+class SelectionError(EmptyMigrateError):
     """A choice of codemods that would leave code that cannot run."""
 
 

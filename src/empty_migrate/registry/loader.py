@@ -31,6 +31,7 @@ from empty_migrate.entries.schema import (
     resolve,
     validate_entry,
 )
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.registry import EVALS_DIR, entry_files
 from empty_migrate.runtime import policy
 from empty_migrate.source import citations
@@ -48,12 +49,12 @@ _MESSAGES = {"unexpected_keyword_argument": "not a key the registry knows"}
 """Problems worded for a registry file rather than for Python's dataclasses."""
 
 
-class RegistryError(Exception):
+class RegistryError(EmptyMigrateError):
     """The registry is invalid; ``problems`` lists every problem found."""
 
     def __init__(self, problems: list[str]) -> None:
         super().__init__("\n".join(problems))
-        self.problems = problems
+        self.problems: list[str] = problems
 
 
 class Registry:
@@ -167,7 +168,10 @@ def similar_names(name: str, known: Iterable[str], most: int = 3) -> list[str]:
 
     candidates = [c for c in dict.fromkeys(known) if c != name]
     similarity = {
-        c: SequenceMatcher(None, name, c, autojunk=False).ratio() for c in candidates
+        # a name in other letter case (XSTest, as an eval's title spells it) is
+        # the closest match there is
+        c: SequenceMatcher(None, name.casefold(), c.casefold(), autojunk=False).ratio()
+        for c in candidates
     }
     close = [c for c in candidates if similarity[c] >= SIMILAR_ENOUGH]
     close = close or [c for c in candidates if _words_added(name, c)]

@@ -33,8 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.target.cache import cache_path, checked_version
-from empty_migrate.target.layout import PACKAGE_MARKER, enclosing_checkout
+from empty_migrate.target.layout import (
+    PACKAGE_MARKER,
+    enclosing_checkout,
+    missing_folder,
+)
 
 if TYPE_CHECKING:
     import tarfile
@@ -48,7 +53,7 @@ MAX_TREE_BYTES = 4 << 30
 """The most bytes a release archive may unpack to: 0.26.0's unpacks to 101 MB."""
 
 
-class CorpusError(Exception):
+class CorpusError(EmptyMigrateError):
     """The target repository cannot be had; the message says what to do."""
 
 
@@ -64,6 +69,19 @@ class Target:
 
 
 Notify = Callable[[str], None]
+
+
+def writable_copy(release: Path) -> str:
+    """How to get a checkout to write into from the cached `release` (a git repo).
+
+    ``git clone`` makes a copy of its own (the cache is shared, and kept as
+    fetched); a clone of inspect_evals itself, or the checkout a command runs
+    in, does as well.
+    """
+    return (
+        f"make a checkout of your own with `git clone {release} COPY` (or clone "
+        "inspect_evals) and pass --repo COPY"
+    )
 
 
 def resolve_target(
@@ -85,6 +103,11 @@ def resolve_target(
     if spec.startswith("pypi:"):
         return Target(fetch_release(_version(spec), on_fetch), spec, cached=True)
     path = Path(spec).expanduser().resolve()
+    if problem := missing_folder(path):
+        raise CorpusError(
+            f"--repo {spec}: {problem}; pass the folder of an inspect_evals "
+            "checkout, or pypi:inspect-evals==VERSION"
+        )
     if not (path / PACKAGE_MARKER).is_file():
         raise CorpusError(
             f"{spec} is not an inspect_evals tree (no {PACKAGE_MARKER}); pass --repo "

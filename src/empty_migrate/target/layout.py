@@ -17,6 +17,19 @@ NOT_EVALS = {"utils"}
 """Folders of the package that hold no eval."""
 
 
+def missing_folder(path: Path) -> str | None:
+    """``no such folder`` or ``a file, not a folder``, when `path` is not a folder.
+
+    Said before anything is looked for in it: a path with a slip in it is not
+    "not an inspect_evals tree".
+    """
+    if not path.exists():
+        return "no such folder"
+    if not path.is_dir():
+        return "a file, not a folder"
+    return None
+
+
 def enclosing_checkout(cwd: Path) -> Path | None:
     """The inspect_evals checkout holding the folder `cwd`, if there is one."""
     for folder in [cwd, *cwd.parents]:

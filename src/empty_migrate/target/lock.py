@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.target.cache import cache_path
 
 LOCK_FILE = "empty-migrate/lock"
@@ -34,7 +35,7 @@ _held: dict[Path, int] = {}
 """Lock file -> its descriptor, for each lock this process holds."""
 
 
-class LockError(Exception):
+class LockError(EmptyMigrateError):
     """The repository's lock cannot be had; the message says why, in one line."""
 
 

@@ -75,7 +75,7 @@ def pytest_addoption(parser):
         "--update-golden",
         action="store_true",
         help="rewrite golden/*/.after files from the codemods' output, and list them; "
-        "rewrite the README's codemod table from the declarations",
+        "rewrite the docs' generated tables and cheap figures (docs/figures.py)",
     )
     parser.addoption(
         "--add-released",

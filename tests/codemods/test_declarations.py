@@ -31,7 +31,7 @@ from empty_migrate.source.scan import EvalScan, Finding
 from tests.codemods.golden import GOLDEN
 from tests.demo import DEMO_ENTRY
 
-README = Path(__file__).parents[2] / "README.md"
+README = Path(__file__).parents[2] / "docs/codemods.md"
 THROWAWAY = Declaration(
     name="throwaway",
     description="A codemod that exists only in this test.",

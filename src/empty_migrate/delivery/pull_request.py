@@ -76,6 +76,22 @@ _POLICY = (
     "one policy (category x outcome), before the scorer or its judge runs; a "
     "substantive answer is scored exactly as before."
 )
+RAISES_IN_A_RUN = (
+    "The router raises on two outcomes only: a prompt that overflows the context "
+    "before any tool ran (`ContextOverflowError`) and a response with no output "
+    "at all (`EmptyResponseError`). Inspect records a raise as a sample error, "
+    "left out of the metrics. Under Inspect's default `fail_on_error` (unset, "
+    "which means `True`), one sample error stops the whole run. `retry_on_error` "
+    "runs a sample that errors again, from a new generation: an empty response "
+    "may then succeed, an overflow repeats. Recommended: `inspect eval ... "
+    "--retry-on-error=3 --fail-on-error=0.05` (`retry_on_error=3, "
+    "fail_on_error=0.05` in `eval()`): each errored sample is retried up to three "
+    "times, and the run fails only when 5% of its samples still error."
+)
+"""What a raised route means for a run, and the settings we recommend for it.
+
+Every PR text says it; the README and MIGRATION.md quote it (docs/figures.py).
+"""
 _ON_FOUNDATION = (
     "This PR is built on `{name}`, whose PR adds the shared router "
     "`inspect_evals.utils.empty_response` and the emitted tests' utilities, and "
@@ -321,6 +337,7 @@ def _description(
         lines += [f"- {line}" for line in change.result.scoring]
         parts.append("\n".join(lines))
     parts.append(_behaviour(branch, behaviour))
+    parts.append(f"### When the router raises\n\n{RAISES_IN_A_RUN}")
     parts.append(_comments_to_review(branch))
     parts.append(_versions(changes))
     parts.append(_tests(branch, changes))

@@ -2,7 +2,7 @@
 
 One code per rule, one finding per place; `RULES` declares each once (its
 code, what it finds, the codemods ``--fix`` clears it with), and the
-README's table is generated from it. Evals whose entry says ``none`` or
+table in docs/lint.md is generated from it. Evals whose entry says ``none`` or
 ``manual`` (with its reason) are clean, and so is a finding in a helper the
 entry records (its note says why it stays). Which evals ``--fix`` migrates
 is not guessed from the findings: the migration is computed, as ``--eval``
@@ -31,7 +31,7 @@ class Rule:
 
     Attributes:
         code: Its code, ``EMxxx``.
-        finds: What it finds, for the README's table.
+        finds: What it finds, for the table in docs/lint.md.
         fixed_by: The codemods that clear its findings; ``--fix`` runs those
             an eval's entry lists. None: a person fixes it (the entry).
     """
@@ -42,7 +42,7 @@ class Rule:
 
     @property
     def fix(self) -> str:
-        """What ``--fix`` does about it, for the README's table."""
+        """What ``--fix`` does about it, for the table in docs/lint.md."""
         if not self.fixed_by:
             return "nothing: a person writes or updates the eval's entry"
         names = " or ".join(f"`{name}`" for name in self.fixed_by)
@@ -82,7 +82,7 @@ BY_CODE = {rule.code: rule for rule in RULES}
 
 
 def readme_table() -> str:
-    """The README's table of lint rules: code, what it finds, what --fix does."""
+    """The table of lint rules in docs/lint.md: code, what it finds, what --fix does."""
     rows = [f"| {r.code} | {r.finds} | {r.fix} |" for r in RULES]
     return "\n".join(["| code | finding | `--fix` |", "|---|---|---|", *rows])
 

@@ -6,7 +6,7 @@ order. Everything else that needs to know the codemods reads the
 declarations: the registry's check of the codemod names an entry lists, the
 codemods whose code makes ``install_router`` install the router, the
 changelog's lead sentence, the drift report, ``--list-codemods`` and the
-README's codemod table (checked by ``tests/codemods/test_declarations.py``).
+codemod table of docs/codemods.md (checked by ``tests/codemods/test_declarations.py``).
 Standard library only, so that reading a declaration never loads LibCST.
 """
 
@@ -23,7 +23,7 @@ class Declaration:
             subclass, the golden folder ``golden/<name>/``, the ``--only``
             value and the registry's ``codemods`` entry.
         description: One line for ``--list-codemods``.
-        documentation: What it does, for the README's codemod table.
+        documentation: What it does, for the codemod table of docs/codemods.md.
         changes_scores: True if it changes score values (unsafe: metrics move);
             False for tags and bookkeeping only.
         changelog_clause: What the changelog's lead sentence says it did, e.g.
@@ -90,7 +90,7 @@ class Declaration:
 
     @property
     def safety(self) -> str:
-        """The README's word for it: unsafe if it changes score values, else safe."""
+        """The docs' word for it: unsafe if it changes score values, else safe."""
         return "unsafe" if self.changes_scores else "safe"
 
     def applies(self, listed: Sequence["Declaration"]) -> bool:

@@ -220,6 +220,48 @@ def _stat(rows: list[tuple[int, int, str]]) -> tuple[int, int, int]:
     return sum(r[0] for r in rows), sum(r[1] for r in rows), len(rows)
 
 
+def outcomes_on_s3(_: Context) -> str:
+    """`outcomes` on a log in a bucket of a real S3-compatible server (moto's).
+
+    The log is the committed one `audit_of_committed_log` reads; then a key that
+    is not there, and a server that refuses the credentials.
+    """
+    sys.path.insert(0, str(ROOT))
+    from tests.s3server import s3_server, upload
+
+    log = f"s3://evals/logs/{Path(AUDITED_LOG).name}"
+    missing = "s3://evals/logs/nothing.eval"
+    blocks = []
+    with tempfile.TemporaryDirectory() as folder, s3_server() as env:
+        (Path(folder) / Path(AUDITED_LOG).name).write_bytes(
+            (ROOT / AUDITED_LOG).read_bytes()
+        )
+        upload(env, "evals", Path(folder), "logs")
+        with _environment(env):
+            for location in (log, missing):
+                _, out, err = run_cli("outcomes", location)
+                blocks.append((f"empty-migrate outcomes {location}", out + err))
+    with s3_server(refuse_credentials=True) as env, _environment(env):
+        _, out, err = run_cli("outcomes", log)
+        blocks.append((f"empty-migrate outcomes {log}   # refused", out + err))
+    text = "\n".join(f"$ {command}\n{output.rstrip()}" for command, output in blocks)
+    return f"\n```console\n{text}\n```\n"
+
+
+@contextlib.contextmanager
+def _environment(env: dict[str, str]) -> Iterator[None]:
+    saved = {name: os.environ.get(name) for name in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def xstest_diff_size(context: Context) -> str:
     """The size of the xstest dry run's diff, without the shared files."""
     _, diff, _ = context.corpus()["xstest"]
@@ -312,6 +354,7 @@ FIGURES = {
         Figure("audit-json-keys", "cheap", audit_json_keys),
         Figure("raise-advice", "cheap", raise_advice),
         Figure("audit-log-committed", "slow", audit_of_committed_log),
+        Figure("outcomes-on-s3", "slow", outcomes_on_s3),
         Figure("xstest-diff-size", "corpus", xstest_diff_size),
         Figure("shared-header", "corpus", shared_header),
         Figure("xstest-summary", "corpus", xstest_summary),

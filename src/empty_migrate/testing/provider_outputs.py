@@ -1,7 +1,7 @@
 """Model outputs shaped exactly as inspect-ai 0.3.285's provider adapters build them.
 
 The router decides what a scorer does with the final output of the model under
-test (POLICY-SPEC §2). Its tests need outputs that look like the ones real
+test (the table of MIGRATION.md). Its tests need outputs that look like the ones real
 providers produce, not idealised ones: a refusal that arrives as a flagged text
 block, as a stop reason, as an API error turned into text or as a canned apology;
 silence that is really a filter, a token ceiling or a tool call. Each

@@ -2,6 +2,7 @@
 
 import importlib.util
 import re
+import subprocess
 import sys
 import tomllib
 from importlib.metadata import PackageNotFoundError, distribution
@@ -96,3 +97,31 @@ def test_the_changelog_has_an_unreleased_section():
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\]", text, flags=re.MULTILINE)
     # a released section is never newer than the package's version
     assert all(Version(v) <= Version(empty_migrate.__version__) for v in released)
+
+
+ABSENT_DOCUMENTS = re.compile(
+    r"POLICY-SPEC|CORPUS-SHAPES|PROVIDER-FACTS|TARGET-TESTS|STYLE\.md|\.\./shared/"
+    r"|\bseed 0\d\d\b|Survey gap|Survey §"
+)
+"""Names of documents the project was once written from, which it does not hold."""
+
+TEXT_SUFFIXES = (".py", ".md", ".yaml", ".yml", ".toml", ".txt", ".json", "run")
+"""What people read: code, docs, entries, settings (not the logs' binary data)."""
+
+NAMES_THEM_TO_REFUSE_THEM = {"tests/test_house.py", "tests/codemods/test_released.py"}
+
+
+def test_no_file_cites_a_document_the_repository_does_not_hold():
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    citing = [
+        name
+        for name in tracked.split("\0")
+        if name
+        and name not in NAMES_THEM_TO_REFUSE_THEM
+        and name.endswith(TEXT_SUFFIXES)
+        and (ROOT / name).is_file()
+        and ABSENT_DOCUMENTS.search((ROOT / name).read_text("utf-8", errors="replace"))
+    ]
+    assert citing == []

@@ -19,7 +19,7 @@ MECHANISMS = {
     "documented limits",
     "measurement",
 }
-"""What closes a survey gap, besides a codemod named by its name."""
+"""What closes a gap of section 8, besides a codemod named by its name."""
 
 
 def table_rows(heading):
@@ -51,7 +51,7 @@ def test_every_cell_has_its_route_and_a_reason_of_its_own():
 
 
 @pytest.mark.parametrize("gap", range(1, 12))
-def test_every_survey_gap_is_closed_by_a_mechanism_that_exists(gap):
+def test_every_gap_is_closed_by_a_mechanism_that_exists(gap):
     rows = {row[0]: row for row in table_rows("## 8. How the 11 gaps")}
     _, problem, closed_by = rows[str(gap)]
     assert problem

@@ -19,7 +19,7 @@ def build_wheel(out: Path) -> None:
     # built from a copy: a build/ folder left in the checkout would be reused
     source = out / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(
         ROOT / "src",
@@ -76,3 +76,14 @@ def test_registry_data_ships(wheel_names):
 
 def test_the_released_digests_ship(wheel_names):
     assert "empty_migrate/codemods/kit/released.json" in wheel_names
+
+
+def test_the_version_is_the_package_s_and_the_license_ships(wheel, wheel_names):
+    from empty_migrate import __version__
+
+    [metadata] = [n for n in wheel_names if n.endswith(".dist-info/METADATA")]
+    text = wheel.read(metadata).decode()
+    assert f"\nVersion: {__version__}\n" in text
+    assert "\nLicense-Expression: MIT\n" in text
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in wheel_names)
+    assert "\nRequires-Dist: rich>=13.3.3\n" in text

@@ -82,7 +82,7 @@ def test_outcomes_counts_a_real_log_by_stop_reason(log, capsys):
     assert "filtered                content_filter         1" in out
     assert "refused                 stop                   1" in out
     assert "total                                          4\n" in out
-    # the survey's measure: the non-answer rate per model and stop reason
+    # the non-answer measure: the non-answer rate per model and stop reason
     rates = out.split("\n\n")[-1].splitlines()
     assert rates[0] == "non-answers by model and stop_reason"
     assert "stop                   2            1   50.0%  refused 1" in rates[-2]
@@ -356,7 +356,7 @@ def test_outcomes_of_a_folder_without_logs_is_one_line(tmp_path, capsys):
 
 
 def test_the_readme_shows_what_outcomes_prints(capsys):
-    """The README's example of the survey's measure is today's real output."""
+    """The README's example of the non-answer measure is today's real output."""
     repo = Path(__file__).parents[2]
     log = "tests/audit/logs/data/0.3.79/gpqa_diamond.eval"
     assert main(["outcomes", str(repo / log)]) == 0

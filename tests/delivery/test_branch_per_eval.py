@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from empty_migrate import __version__
 from empty_migrate.cli.main import main
 from tests.delivery.campaigns import CLOSES, ROUTER, TODAY, campaign
 from tests.demo import git
@@ -93,7 +94,7 @@ def test_evals_sharing_a_helper_get_one_branch_named_for_it(campaigned):
     message = git(repo, "log", "-1", "--format=%B", "empty-policy/shared")
     assert message.startswith("alpha, beta: route non-answers")
     assert "one branch migrates them together" in " ".join(message.split())
-    assert message.rstrip().endswith("Generated-by: empty-migrate 0.1.0")
+    assert message.rstrip().endswith(f"Generated-by: empty-migrate {__version__}")
 
 
 def test_a_second_run_changes_nothing(repo, registry, capsys):

@@ -2,7 +2,8 @@
 
 gaia's agent is ``react()``; when the model's context fills up mid-trajectory,
 react() stops on a ``model_length`` output and leaves the answer to the scorer.
-The migrated gaia scorer must score that, not raise (POLICY-SPEC §0.3).
+The migrated gaia scorer must score that, not raise: an overflow after a tool
+result is scored (MIGRATION.md, section 9).
 """
 
 from inspect_ai import Task

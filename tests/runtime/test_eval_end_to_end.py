@@ -5,7 +5,8 @@ incorrect answer, one machinery failure (the prompt overflows the context:
 raise) and one instrument failure (a platform content filter on a fixed
 prompt: unscored) give accuracy 1/2, with two scored samples, one unscored
 sample and one sample error. And agents that run out of context after tool
-calls, which are scored from their work (POLICY-SPEC §0.3).
+calls, which are scored from their work: an overflow after a tool result is
+scored, not raised (MIGRATION.md, section 9).
 """
 
 import pytest

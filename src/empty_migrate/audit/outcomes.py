@@ -817,9 +817,10 @@ def non_answer_rates(outcomes: Iterable[SampleOutcome]) -> list[NonAnswerRate]:
     """The non-answer rate per model, by stop reason and over all of them.
 
     Only samples the model finished count: a sample the run stopped (an error
-    or a limit) says nothing about the model's answers. This is the measure
-    the survey asks for, e.g. whether a small ``max_tokens`` makes a reasoning
-    model's samples end as truncations, which many scorers count as refusals.
+    or a limit) says nothing about the model's answers. This measures how much
+    of a reported number is made of non-answers, e.g. whether a small
+    ``max_tokens`` makes a reasoning model's samples end as truncations, which
+    many scorers count as refusals.
     """
     samples: Counter[tuple[str, str]] = Counter()
     non_answers: dict[tuple[str, str], Counter[str]] = {}

@@ -16,10 +16,14 @@ The lock is held once per process: a nested `repository_lock` on the same
 repository (a caller that locks around a step that locks again) is a no-op.
 Processes forked while it is held close their copy, so a worker outliving a
 killed run does not keep the lock.
+
+``fcntl`` is imported where the lock is taken, not when this module loads: the
+command line imports this module, and a platform without ``fcntl`` (Windows)
+must still start it, run dry runs, checks and audits (which take no lock), and
+get a one-line `LockError` from a run that writes.
 """
 
 import contextlib
-import fcntl
 import hashlib
 import os
 from collections.abc import Callable, Iterator
@@ -136,6 +140,13 @@ def _acquire(
     path: Path, repo: Path, wait: bool, on_wait: Callable[[str], None] | None
 ) -> int:
     try:
+        import fcntl  # POSIX only: see the module's docstring
+    except ImportError:
+        raise LockError(
+            f"writing to {repo} needs POSIX file locks (fcntl), which this platform "
+            "lacks: run it on Linux, macOS or WSL (a --dry-run works here)"
+        ) from None
+    try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as error:
@@ -178,4 +189,5 @@ def _close_in_child() -> None:
     _held.clear()
 
 
-os.register_at_fork(after_in_child=_close_in_child)
+if hasattr(os, "register_at_fork"):  # POSIX only; without fork, no child to close
+    os.register_at_fork(after_in_child=_close_in_child)

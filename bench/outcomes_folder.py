@@ -15,39 +15,16 @@ copy); the benchmark refuses a folder of fewer than 1,000 samples.
 """
 
 import argparse
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _measure import READ_EVAL_LOG, run
 
 DATA = Path(__file__).parents[1] / "tests" / "audit" / "logs" / "data"
 SUFFIXES = (".eval", ".json")
-ANCHOR = """
-import sys
-from pathlib import Path
-from inspect_ai.log import read_eval_log
-logs = sorted(p for p in Path(sys.argv[1]).rglob("*") if p.suffix in {".eval", ".json"})
-print(sum(len(read_eval_log(str(p)).samples or []) for p in logs))
-"""
-
-
-def run(command: list[str]) -> tuple[float, int, str]:
-    """Wall seconds, peak RSS in MiB and standard output of one fresh run."""
-    start = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
-        # waited for with wait4, not communicate, to get this child's own peak
-        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err)
-        out = child.stdout.read() if child.stdout else b""
-        _, status, usage = os.wait4(child.pid, 0)
-        wall = time.perf_counter() - start
-        if os.waitstatus_to_exitcode(status) != 0:
-            err.seek(0)
-            sys.exit(f"{' '.join(command)} failed: {err.read().decode()[-500:]}")
-    return wall, usage.ru_maxrss // 1024, out.decode()
 
 
 def build_folder(copies: int) -> Path:
@@ -72,10 +49,9 @@ def main() -> None:
     tool = shutil.which("empty-migrate")
     ours = [tool] if tool else [sys.executable, "-m", "empty_migrate"]
     ours += ["outcomes", str(folder), "--format", "json"]
-    anchor = [sys.executable, "-c", ANCHOR, str(folder)]
+    anchor = [sys.executable, "-c", READ_EVAL_LOG, str(folder)]
     try:
-        _, _, counted = run(anchor)  # also warms the file cache
-        samples = int(counted)
+        samples = int(run(anchor).out)  # also warms the file cache
         if samples < 1000:
             sys.exit(f"{folder} holds {samples} samples; the benchmark needs 1,000")
         run(ours)
@@ -83,9 +59,9 @@ def main() -> None:
         peaks: dict[str, int] = {"ours": 0, "anchor": 0}
         for _ in range(args.runs):
             for name, command in (("ours", ours), ("anchor", anchor)):
-                wall, rss, _ = run(command)
-                walls[name].append(wall)
-                peaks[name] = max(peaks[name], rss)
+                measured = run(command)
+                walls[name].append(measured.wall)
+                peaks[name] = max(peaks[name], measured.peak_mib)
     finally:
         if not args.folder:
             shutil.rmtree(folder)

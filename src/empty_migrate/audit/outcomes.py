@@ -302,7 +302,7 @@ def _log_outcomes(
     def classify(sample: EvalSample) -> SampleOutcome:
         return located_outcome(name, header, sample, location)
 
-    outcomes = visit_samples(path, header, classify)
+    outcomes = visit_samples(path, header, classify, classified_part)
     # the order read_eval_log gives (it sorts the samples it reads whole)
     outcomes.sort(key=lambda o: log_order(o.sample_id, o.epoch))
     return LogOutcomes(name, outcomes, log_coverage(header, len(outcomes)))
@@ -354,21 +354,31 @@ class _StreamFailed(Exception):
     pass
 
 
+SampleReader = Callable[[Any], EvalSample]
+"""Builds an `EvalSample` from a sample's JSON value, as parsed from the log."""
+
+
 def visit_samples(
-    log_path: str | Path, header: EvalLog, visit: Callable[[EvalSample], T]
+    log_path: str | Path,
+    header: EvalLog,
+    visit: Callable[[EvalSample], T],
+    read_sample: SampleReader | None = None,
 ) -> list[T]:
     """`visit` each sample of a log, streamed one at a time, in log order.
 
     Memory holds one sample at a time, plus what `visit` keeps. A log the
     stream cannot read is read whole and visited again from its start: a
     streaming parser, like JSON's, has no NaN, which Inspect writes (a score's
-    value), and a whole read names a log cut short.
+    value), and a whole read names a log cut short. `read_sample` builds each
+    streamed sample (the whole sample by default; `classified_part` for what
+    classification reads).
 
     Raises:
         LogReadError: If the file is not a readable Inspect log.
     """
     try:
-        return [visit(sample) for sample in _guarded(log_samples(header))]
+        streamed = log_samples(header, read_sample or _sample)
+        return [visit(sample) for sample in _guarded(streamed)]
     except _StreamFailed:
         return [visit(sample) for sample in read_log(log_path).samples or []]
 
@@ -411,23 +421,27 @@ def read_header(log_path: str | Path) -> EvalLog:
     return header
 
 
-def log_samples(header: EvalLog) -> Iterator[EvalSample]:
+def log_samples(
+    header: EvalLog, read_sample: SampleReader | None = None
+) -> Iterator[EvalSample]:
     """The samples of the log `header` was read from, one at a time.
 
     A ``.eval`` log's one zip member at a time, a ``.json`` log's with a
-    streaming parser; in the order the file holds them.
+    streaming parser; in the order the file holds them. Each streamed sample
+    is built by `read_sample` (whole by default).
     """
+    read_sample = read_sample or _sample
     if header.samples is not None:
         yield from header.samples
         return
     location = header.location
     if suffix(location) == ".json":
-        yield from _json_samples(location)
+        yield from _json_samples(location, read_sample)
         return
-    yield from _eval_samples(location)
+    yield from _eval_samples(location, read_sample)
 
 
-def _eval_samples(location: str) -> Iterator[EvalSample]:
+def _eval_samples(location: str, read_sample: SampleReader) -> Iterator[EvalSample]:
     # as inspect_ai's reader does, but one sample at a time, the archive
     # opened once (read_eval_log_samples opens it again for each sample: 4x
     # slower than reading the log whole)
@@ -437,16 +451,16 @@ def _eval_samples(location: str) -> Iterator[EvalSample]:
         for name in names:
             if name.startswith("samples/") and name.endswith(".json"):
                 with archive.open(name) as member:
-                    yield _sample(json.load(member))
+                    yield read_sample(json.load(member))
 
 
-def _json_samples(location: str) -> Iterator[EvalSample]:
+def _json_samples(location: str, read_sample: SampleReader) -> Iterator[EvalSample]:
     # ijson is inspect_ai's own parser for the headers of .json logs
     import ijson  # type: ignore[import-untyped]
 
     with open(location, "rb") as stream:
         for item in ijson.items(stream, "samples.item", use_float=True):
-            yield _sample(item)
+            yield read_sample(item)
 
 
 def _sample(data: Any) -> EvalSample:
@@ -454,6 +468,58 @@ def _sample(data: Any) -> EvalSample:
     # the ids a log lacks and shares repeated messages: nothing outcomes reads
     # (tests/audit/test_outcomes.py compares with a whole read on every release)
     return EvalSample.model_validate(data)
+
+
+CLASSIFIED_FIELDS = frozenset(
+    {"id", "epoch", "input", "choices", "target", "messages", "output"}
+    | {"metadata", "store", "events", "error", "limit"}
+    # what releases before the events field kept them in; inspect_ai moves it
+    | {"transcript"}
+)
+"""The fields of a logged sample that classifying it reads (`classify_sample`).
+
+Its task state (`sample_state`), its transcript (`replayed_sample`) and what
+stopped it (`stopped_by`). The scores, attachments, timelines and usage are
+left unread: validating them was most of a streamed sample's cost.
+"""
+
+ROUTER_EVENTS = frozenset({"model", "score", "span_begin", "step"})
+"""The events of a transcript the router reads: model calls, and where scoring
+starts (`empty_migrate.runtime.router`)."""
+
+_UNREAD_BY_ROUTER: dict[str, Any] = {
+    "input": [],
+    "tools": [],
+    "call": None,
+    "input_refs": None,
+}
+"""What the router never reads of a model call: its prompt, tools and raw call."""
+
+
+def classified_part(data: Any) -> EvalSample:
+    """The part of a sample's JSON value that classifying it reads, validated.
+
+    The sample keeps `CLASSIFIED_FIELDS`; its events only the `ROUTER_EVENTS`,
+    each model call without its prompt, tools and raw call. Classified, it
+    gives the row of the whole sample (tests/audit/test_classified_part.py
+    compares them at every kind of output location, on every release).
+    """
+    if not isinstance(data, dict):
+        return _sample(data)
+    part = {key: data[key] for key in CLASSIFIED_FIELDS if key in data}
+    events = part.get("events")
+    if isinstance(events, list):
+        part["events"] = [
+            {**event, **_UNREAD_BY_ROUTER} if _is_model_call(event) else event
+            for event in events
+            # a malformed event is kept, to fail validation as in a whole read
+            if not isinstance(event, dict) or event.get("event") in ROUTER_EVENTS
+        ]
+    return _sample(part)
+
+
+def _is_model_call(event: Any) -> bool:
+    return isinstance(event, dict) and event.get("event") == "model"
 
 
 def log_coverage(log: EvalLog, held: int | None = None) -> LogCoverage:

@@ -5,6 +5,7 @@ Run from the repository root (needs the network to reach the package index):
     python tests/audit/logs/build_logs.py                 # every release below
     python tests/audit/logs/build_logs.py 0.3.79 0.3.159  # only these
     python tests/audit/logs/build_logs.py --out DIR 0.3.120
+    python tests/audit/logs/build_logs.py --inside DIR --scale 50  # installed release
 
 For each release it makes a temporary venv (``python -m venv`` + pip), installs
 ``inspect-ai==<release>`` alone, and runs this same file inside it with
@@ -52,6 +53,11 @@ Every sample names its outputs in its metadata (one per epoch; a list of
 turns per epoch for the sub-step and agent runs); a solver puts each name in a
 context variable that the model's output generator reads, so the script holds
 whatever order the samples run in.
+
+``--scale N`` repeats each run's samples N times (ids go on counting; the
+cancelled run stops at its third sample whatever the scale), for a store of
+many samples (bench/large_store.py). ``--inside DIR`` alone builds with the
+inspect-ai installed where the script runs, with no venv and no network.
 
 A rebuild writes new ids and times into every log; the committed logs were
 kept where only those changed (a run added later: build into ``--out`` and
@@ -282,7 +288,7 @@ def _turn_solvers() -> Any:
     return answer_kept_elsewhere, agent_turns
 
 
-def _tasks() -> dict[str, Any]:
+def _tasks(scale: int = 1) -> dict[str, Any]:
     from inspect_ai import Epochs, Task, task
     from inspect_ai.dataset import Sample
     from inspect_ai.model import GenerateConfig
@@ -293,6 +299,7 @@ def _tasks() -> dict[str, Any]:
     answer_kept_elsewhere, agent_turns = _turn_solvers()
 
     def choices(script: list[list[str]]) -> list[Any]:
+        script = script * scale
         return [
             Sample(
                 id=i,
@@ -304,7 +311,8 @@ def _tasks() -> dict[str, Any]:
             for i, names in enumerate(script, start=1)
         ]
 
-    def open_ended(script: list[list[str]]) -> list[Any]:
+    def open_ended(script: list[Any], scaled: bool = True) -> list[Any]:
+        script = script * scale if scaled else script
         return [
             Sample(
                 id=i,
@@ -346,7 +354,7 @@ def _tasks() -> dict[str, Any]:
     @task(name="xstest")
     def xstest_cancelled() -> Task:
         return Task(
-            dataset=open_ended(CANCELLED_SCRIPT),
+            dataset=open_ended(CANCELLED_SCRIPT, scaled=False),
             solver=[scripted(), generate_once()],
             scorer=includes(),
             epochs=2,
@@ -396,13 +404,16 @@ def _tasks() -> dict[str, Any]:
     }
 
 
-def build_inside(out: Path) -> None:
-    """Write every stand-in run's logs to `out`, in each format, by run name."""
+def build_inside(out: Path, scale: int = 1) -> None:
+    """Write every stand-in run's logs to `out`, in each format, by run name.
+
+    Each run's samples are repeated `scale` times (the cancelled run's are not).
+    """
     from inspect_ai import eval
     from inspect_ai.model import get_model
 
     out.mkdir(parents=True, exist_ok=True)
-    for run, make in _tasks().items():
+    for run, make in _tasks(scale).items():
         for log_format in ("eval", "json"):
             model = get_model("mockllm/model", custom_outputs=_outputs())
             with tempfile.TemporaryDirectory() as scratch:
@@ -425,8 +436,10 @@ def build_inside(out: Path) -> None:
 # Outside: the repository's Python, one venv per release.
 
 
-def build_release(release: str, out: Path) -> Path:
+def build_release(release: str, out: Path, scale: int = 1) -> Path:
     """Install inspect-ai `release` in a temporary venv and build its logs.
+
+    Each run's samples are repeated `scale` times (`build_inside`).
 
     Returns:
         The folder of the release's logs, ``out/<release>``, replaced whole.
@@ -439,7 +452,7 @@ def build_release(release: str, out: Path) -> Path:
         pip = [str(python), "-m", "pip", "install", "--quiet"]
         subprocess.run([*pip, f"inspect-ai=={release}"], check=True)
         staging = Path(scratch) / "logs"
-        run = [str(python), __file__, "--inside", str(staging)]
+        run = [str(python), __file__, "--inside", str(staging), "--scale", str(scale)]
         subprocess.run(run, check=True, cwd=scratch)
         if target.exists():
             shutil.rmtree(target)
@@ -453,12 +466,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("releases", nargs="*", default=RELEASES)
     parser.add_argument("--out", type=Path, default=DATA)
     parser.add_argument("--inside", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--scale", type=int, default=1, help="repeat each run's samples N times"
+    )
     args = parser.parse_args(argv)
     if args.inside:
-        build_inside(args.inside)
+        build_inside(args.inside, args.scale)
         return 0
     for release in args.releases:
-        target = build_release(release, args.out)
+        target = build_release(release, args.out, args.scale)
         sizes = {p.name: p.stat().st_size for p in sorted(target.iterdir())}
         print(release, json.dumps(sizes))
     return 0

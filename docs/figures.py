@@ -248,6 +248,51 @@ def outcomes_on_s3(_: Context) -> str:
     return f"\n```console\n{text}\n```\n"
 
 
+SCOUT_READ = """\
+frame = scan_results_df(scan).scanners["empty_outcome"]
+rows = pd.json_normalize(frame["metadata"].map(json.loads).tolist())
+rows = rows.sort_values("sample_id")[["sample_id", "outcome", "signal", "stop_reason"]]
+print(rows.to_string(index=False))
+"""
+
+
+def scout_scan_of_committed_log(_: Context) -> str:
+    """`scout scan` with the package's scanner on a committed log, and its rows."""
+    import json
+
+    import pandas as pd
+    from inspect_scout import scan_results_df
+
+    scout = Path(sys.executable).with_name("scout")
+    with tempfile.TemporaryDirectory() as folder:
+        logs = Path(folder) / "logs"
+        logs.mkdir()
+        (logs / Path(AUDITED_LOG).name).write_bytes((ROOT / AUDITED_LOG).read_bytes())
+        command = [str(scout), "scan", "empty_migrate/empty_outcome", "-T", "logs"]
+        subprocess.run(
+            [*command, "--scans", "scans", "--display", "none"],
+            cwd=folder,
+            check=True,
+            capture_output=True,
+        )
+        [scan] = (Path(folder) / "scans").glob("scan_id=*")
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            exec(
+                SCOUT_READ,
+                {
+                    "scan_results_df": scan_results_df,
+                    "scan": str(scan),
+                    "pd": pd,
+                    "json": json,
+                },
+            )
+    return (
+        "\n```bash\nscout scan empty_migrate/empty_outcome -T logs\n```\n\n"
+        f"```python\n{SCOUT_READ}```\n\n```text\n{printed.getvalue().rstrip()}\n```\n"
+    )
+
+
 @contextlib.contextmanager
 def _environment(env: dict[str, str]) -> Iterator[None]:
     saved = {name: os.environ.get(name) for name in env}
@@ -355,6 +400,7 @@ FIGURES = {
         Figure("raise-advice", "cheap", raise_advice),
         Figure("audit-log-committed", "slow", audit_of_committed_log),
         Figure("outcomes-on-s3", "slow", outcomes_on_s3),
+        Figure("scout-scan-committed-log", "slow", scout_scan_of_committed_log),
         Figure("xstest-diff-size", "corpus", xstest_diff_size),
         Figure("shared-header", "corpus", shared_header),
         Figure("xstest-summary", "corpus", xstest_summary),

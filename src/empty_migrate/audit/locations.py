@@ -80,7 +80,12 @@ def logs_in_folder(location: Location) -> list[Location]:
         for info in listed
         if info.type == "file" and suffix(info.name) in LOG_SUFFIXES
     ]
-    return sorted(names, key=lambda name: name.partition("://")[2].split("/"))
+    return sorted(names, key=path_order)
+
+
+def path_order(name: str) -> list[str]:
+    """A remote name's place in the order sorting local paths gives (by parts)."""
+    return name.partition("://")[2].split("/")
 
 
 @contextmanager
@@ -100,7 +105,8 @@ def local_copy(location: Location) -> Iterator[Path]:
         yield Path(location)
         return
     with TemporaryDirectory(prefix="empty-migrate-") as folder:
-        copy = Path(folder) / (file_name(location) or "log")
+        # named by its suffix alone: a key's own name could be ".." or ""
+        copy = Path(folder) / f"log{suffix(location)}"
         try:
             _filesystem(str(location)).get_file(str(location), str(copy))
         except Exception as error:
@@ -120,17 +126,7 @@ def unreachable(location: Location, error: BaseException) -> str:
     """Why a remote location could not be read, in one line that says what to do.
 
     Credentials that are missing or refused, and a bucket or key that does
-    not exist, are named as such (`access_problem`); any other failure by its
-    first line.
-    """
-    problem = access_problem(location, error)
-    return problem or f"{location} cannot be read: {_first_line(error)}"
-
-
-def access_problem(location: Location, error: BaseException) -> str | None:
-    """The line for an error that says a location was refused or is not there.
-
-    None for any other error (a log's own damage is the log reader's to name).
+    not exist, are named as such; any other failure by its first line.
     """
     code = _error_code(error)
     if isinstance(error, PermissionError) or code in _REFUSED:
@@ -143,7 +139,7 @@ def access_problem(location: Location, error: BaseException) -> str | None:
         )
     if isinstance(error, FileNotFoundError) or code in _MISSING:
         return f"{location}: no such file"
-    return None
+    return f"{location} cannot be read: {_first_line(error)}"
 
 
 _REFUSED = {

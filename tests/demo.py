@@ -21,10 +21,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from empty_migrate.analysis.scan import scan_eval
 from empty_migrate.codemods import eval_target
 from empty_migrate.codemods.kit.base import EvalTarget
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.source.scan import scan_eval
 from empty_migrate.target.corpus import SOURCE_MARKER
 
 EVAL = "demo"

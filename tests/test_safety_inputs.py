@@ -21,9 +21,9 @@ import sys
 
 import pytest
 
+from empty_migrate.analysis.syntax import MAX_DEPTH, NestedTooDeeply, parse_python
 from empty_migrate.cli.main import main
 from empty_migrate.delivery.pull_request import render
-from empty_migrate.source.syntax import MAX_DEPTH, NestedTooDeeply, parse_python
 from empty_migrate.target.ruff import installed_ruff, pinned_version, ruff_for
 from tests.delivery.campaigns import CLOSES, gamma_branch
 from tests.demo import GIT_IDENTITY, PACKAGE, choice_entry, choice_task

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from empty_migrate.analysis.citations import Citation, cited_file
 from empty_migrate.cli.main import main
 from empty_migrate.delivery import campaign as delivery
 from empty_migrate.delivery.git import GitRepo
@@ -24,7 +25,6 @@ from empty_migrate.entries.in_target import entry_path
 from empty_migrate.pipeline.migrate import migrate, select_codemods
 from empty_migrate.registry.drift import citation_problem
 from empty_migrate.registry.loader import Registry
-from empty_migrate.source.citations import Citation, cited_file
 from empty_migrate.target.files import outside_tree
 from empty_migrate.target.lock import lock_path
 from empty_migrate.target.ruff import PRE_COMMIT_CONFIG, installed_ruff, ruff_for

@@ -8,6 +8,7 @@ changelog run after a code codemod and must agree on the version.
 
 import pytest
 
+from empty_migrate.analysis.workspace import Workspace
 from empty_migrate.codemods import implementation
 from empty_migrate.codemods.bump_task_version.rewrite import (
     changelog_entries,
@@ -16,7 +17,6 @@ from empty_migrate.codemods.bump_task_version.rewrite import (
 from empty_migrate.codemods.changelog import text as words
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.pipeline.runner import migrate_eval
-from empty_migrate.source.workspace import Workspace
 from tests.codemods.check import CodemodCheck
 from tests.codemods.golden import discover
 from tests.demo import DEMO_README

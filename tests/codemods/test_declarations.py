@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from empty_migrate import codemods
+from empty_migrate.analysis.scan import EvalScan, Finding
 from empty_migrate.codemods import (
     DECLARATIONS,
     eval_target,
@@ -27,7 +28,6 @@ from empty_migrate.codemods.kit.declaration import Declaration
 from empty_migrate.entries.schema import validate_entry
 from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry, check_entry
-from empty_migrate.source.scan import EvalScan, Finding
 from tests.codemods.golden import GOLDEN
 from tests.demo import DEMO_ENTRY
 

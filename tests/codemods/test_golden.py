@@ -10,12 +10,12 @@ expectations change (a skip's reason too); it lists what it wrote.
 import libcst as cst
 import pytest
 
+from empty_migrate.analysis.scan import scan_eval
 from empty_migrate.codemods import eval_target, implementation, names
 from empty_migrate.codemods.install_router.rewrite import DOCSTRING
 from empty_migrate.pipeline.formatter import Formatter
 from empty_migrate.pipeline.runner import run_file
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.source.scan import scan_eval
 from tests.codemods.golden import (
     GOLDEN,
     GoldenCase,

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 import empty_migrate.runtime.router
+from empty_migrate.analysis.scan import EvalScan
 from empty_migrate.codemods import eval_target, implementation
 from empty_migrate.codemods.install_router.rewrite import DOCSTRING, router_text
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.source.scan import EvalScan
 from tests.codemods.golden import GOLDEN
 
 CODEMOD = implementation("install_router")

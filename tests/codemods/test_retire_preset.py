@@ -5,9 +5,9 @@ eval alone holds every caller; here, the unit: a caller migrated with the
 others retires it, and one migrated alone does not.
 """
 
+from empty_migrate.analysis.scan import EvalScan
 from empty_migrate.codemods import eval_target, implementation
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.source.scan import EvalScan
 from tests.codemods.golden import GOLDEN
 from tests.demo import write_files
 

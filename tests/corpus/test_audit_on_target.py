@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from empty_migrate.analysis.scan import scan_repo
 from empty_migrate.audit.html import render_html
 from empty_migrate.audit.matrix import Audit
 from empty_migrate.audit.report import not_run_by_reason
 from empty_migrate.cli.main import main
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.source.scan import scan_repo
 from tests.audit.browser import dump_dom, have_chromium, screenshot
 
 pytestmark = pytest.mark.corpus

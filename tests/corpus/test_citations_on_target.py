@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from empty_migrate.analysis.citations import line_citations, symbol_citations
 from empty_migrate.cli.main import main
 from empty_migrate.entries.schema import prose
 from empty_migrate.registry.drift import citation_problem, stale_citations
 from empty_migrate.registry.target import registry_of, target_entry_files
-from empty_migrate.source.citations import line_citations, symbol_citations
 
 pytestmark = pytest.mark.corpus
 

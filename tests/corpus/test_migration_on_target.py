@@ -5,10 +5,10 @@ import ast
 import libcst as cst
 import pytest
 
+from empty_migrate.analysis.scan import scan_repo
 from empty_migrate.cli.main import main
 from empty_migrate.entries.schema import resolve
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.source.scan import scan_repo
 from tests.corpus.conftest import ruff, run_json
 
 pytestmark = pytest.mark.corpus

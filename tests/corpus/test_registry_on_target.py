@@ -5,10 +5,10 @@ import os
 import pytest
 from git import Repo
 
+from empty_migrate.analysis.scan import scan_eval
 from empty_migrate.cli.main import main
 from empty_migrate.registry.drift import helper_drift
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.source.scan import scan_eval
 from empty_migrate.target.corpus import CorpusError, resolve_target
 from empty_migrate.target.layout import eval_package_names
 

@@ -20,12 +20,12 @@ from pathlib import Path
 
 import pytest
 
+from empty_migrate.analysis.callers import callers
 from empty_migrate.audit.matrix import Audit
 from empty_migrate.audit.report import grid
 from empty_migrate.cli.main import main
 from empty_migrate.codemods.retire_preset import PRESET, PRESET_FILE
 from empty_migrate.delivery.branches import belongs_to_any
-from empty_migrate.source.callers import callers
 from tests.corpus.conftest import TODAY, run_json
 
 pytestmark = pytest.mark.corpus

@@ -2,10 +2,10 @@
 
 import pytest
 
+from empty_migrate.analysis.scan import scan_repo
 from empty_migrate.cli.main import main
 from empty_migrate.registry.drift import drift
 from empty_migrate.registry.loader import load_registry
-from empty_migrate.source.scan import scan_repo
 from tests.demo import entry
 from tests.metric_evals import SUBSET_EVAL, SUBSET_PACKAGE
 

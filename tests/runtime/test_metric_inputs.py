@@ -15,10 +15,10 @@ import pytest
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import SampleScore, Scorer, Target
 
+from empty_migrate.analysis.metrics import read_metrics
+from empty_migrate.analysis.workspace import Workspace
 from empty_migrate.runtime.probe import task_state
 from empty_migrate.runtime.router import Outcome, route_empty_responses
-from empty_migrate.source.metrics import read_metrics
-from empty_migrate.source.workspace import Workspace
 from tests.metric_evals import SUBSET_FILE, SUBSET_PACKAGE, write_subset_eval
 from tests.outcomes import OUTCOME_EXAMPLES
 

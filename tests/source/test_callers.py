@@ -1,6 +1,6 @@
 """Who calls a shared helper: read from the tree, once a run."""
 
-from empty_migrate.source.callers import callers, forget
+from empty_migrate.analysis.callers import callers, forget
 from tests.demo import write_files
 
 CALL = "from inspect_evals.utils.shared import helper\n\nhelper()\n"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from empty_migrate.source.citations import (
+from empty_migrate.analysis.citations import (
     Citation,
     cited_file,
     cited_symbols,

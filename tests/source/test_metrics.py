@@ -1,7 +1,7 @@
 """The metric reader: what an eval's metrics and reducers read of a score."""
 
-from empty_migrate.source.metrics import MetricReport, read_metrics
-from empty_migrate.source.workspace import Workspace
+from empty_migrate.analysis.metrics import MetricReport, read_metrics
+from empty_migrate.analysis.workspace import Workspace
 from tests.demo import write_files
 from tests.metric_evals import SUBSET_FILE, SUBSET_PACKAGE, write_subset_eval
 

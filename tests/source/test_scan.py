@@ -4,12 +4,12 @@ import shutil
 
 import pytest
 
+from empty_migrate.analysis.scan import scan_repo
 from empty_migrate.cli.main import main
 from empty_migrate.entries.in_target import entry_path
 from empty_migrate.registry.drift import drift, unresolved_references
 from empty_migrate.registry.loader import load_registry
 from empty_migrate.registry.target import registry_of
-from empty_migrate.source.scan import scan_repo
 from tests.demo import write_files
 
 

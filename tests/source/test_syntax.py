@@ -5,7 +5,7 @@ import textwrap
 
 import pytest
 
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.syntax import (
     UNKNOWN,
     Imports,
     decorated_kind,

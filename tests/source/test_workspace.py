@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from empty_migrate.analysis.scan import scan_eval
 from empty_migrate.codemods import eval_target, implementation, names
 from empty_migrate.pipeline.runner import Workspace, migrate_eval
 from empty_migrate.registry.loader import load_entry
-from empty_migrate.source.scan import scan_eval
 from empty_migrate.target.text_files import NotUtf8
 from tests.demo import entry
 

@@ -18,13 +18,13 @@ from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
+from empty_migrate.analysis.findings import Finding
+from empty_migrate.analysis.scan import scan_eval
 from empty_migrate.audit.bounds import json_depth
 from empty_migrate.entries.output_locations import seen_as
 from empty_migrate.entries.schema import Resolved, ScorerEntry, resolve
 from empty_migrate.registry.loader import Registry
 from empty_migrate.runtime.policy import Outcome, Route, route_for
-from empty_migrate.source.findings import Finding
-from empty_migrate.source.scan import scan_eval
 
 ROUTES = {
     "refusal": "counts as refusal",

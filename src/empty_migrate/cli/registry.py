@@ -8,6 +8,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from empty_migrate.analysis.flow import FlowCheck
+from empty_migrate.analysis.metrics import METADATA, FieldRead
+from empty_migrate.analysis.scan import EvalScan, scan_eval, scan_repo
 from empty_migrate.cli.common import (
     check_or_report,
     note,
@@ -19,9 +22,6 @@ from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.entries.schema import EvalEntry, ScorerEntry, as_data, resolve
 from empty_migrate.registry.drift import Drift, drift, recorded, unresolved_references
 from empty_migrate.registry.loader import Registry, unknown_name_message
-from empty_migrate.source.flow import FlowCheck
-from empty_migrate.source.metrics import METADATA, FieldRead
-from empty_migrate.source.scan import EvalScan, scan_eval, scan_repo
 from empty_migrate.target.corpus import (
     Target,
     resolve_target,

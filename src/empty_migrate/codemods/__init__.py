@@ -36,10 +36,10 @@ from empty_migrate.codemods.kit.declaration import Declaration
 if TYPE_CHECKING:  # the rewrites and their base load only when a run needs them
     from pathlib import Path
 
+    from empty_migrate.analysis.scan import EvalScan
+    from empty_migrate.analysis.workspace import Workspace
     from empty_migrate.codemods.kit.base import Codemod, EvalTarget
     from empty_migrate.entries.schema import EvalEntry
-    from empty_migrate.source.scan import EvalScan
-    from empty_migrate.source.workspace import Workspace
 
 __all__ = [
     "DECLARATIONS",
@@ -138,8 +138,8 @@ def eval_target(
     It reads the tree at `repo` through `workspace`, or a workspace of its own;
     `unit` is the evals migrated together with it (itself alone by default).
     """
+    from empty_migrate.analysis.workspace import Workspace
     from empty_migrate.codemods.kit.base import EvalTarget
-    from empty_migrate.source.workspace import Workspace
 
     listed = listed_by(entry)
     if workspace is None:

@@ -328,7 +328,7 @@ class EvalEntry(Settings):
     """Everything the migration needs to know about one eval package.
 
     ``today`` says what an empty answer scores today, citing the code as
-    ``path::symbol`` (`empty_migrate.source.citations`).
+    ``path::symbol`` (`empty_migrate.analysis.citations`).
     """
 
     # required here, though a task or scorer may leave them to the eval

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from empty_migrate.source.package_index import package_of
-from empty_migrate.source.scan import PACKAGE_ROOT, builtin_scorer
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.package_index import package_of
+from empty_migrate.analysis.scan import PACKAGE_ROOT, builtin_scorer
+from empty_migrate.analysis.syntax import (
     Function,
     decorator_kinds,
     imports_of,

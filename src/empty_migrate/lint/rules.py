@@ -13,13 +13,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from empty_migrate.analysis.findings import Finding
+from empty_migrate.analysis.scan import EvalScan, scan_eval
 from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.entries.schema import EvalEntry
 from empty_migrate.lint.routing import EvalRouting, Span, eval_routing
 from empty_migrate.registry.drift import Drift, eval_drift, in_recorded_helper
 from empty_migrate.registry.loader import Registry
-from empty_migrate.source.findings import Finding
-from empty_migrate.source.scan import EvalScan, scan_eval
 from empty_migrate.target.layout import PACKAGE_ROOT, package_files
 
 JUDGE_SCORERS = ("model_graded_qa", "model_graded_fact")

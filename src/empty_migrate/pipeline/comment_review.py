@@ -43,7 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from empty_migrate.source.syntax import Positioned, first_line, has_position
+from empty_migrate.analysis.syntax import Positioned, first_line, has_position
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 
 __all__ = ["CommentReview", "ReviewNote", "follow"]

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
+from empty_migrate.analysis.scan import PACKAGE_ROOT, scan_eval
+from empty_migrate.analysis.workspace import Workspace
 from empty_migrate.codemods import (
     declaration,
     declared,
@@ -31,8 +33,6 @@ from empty_migrate.pipeline.runner import EvalResult, FileResult, migrate_eval
 from empty_migrate.pipeline.stops import end_with_parent, ignore_stops
 from empty_migrate.pipeline.write import WriteUnit
 from empty_migrate.registry.loader import Registry
-from empty_migrate.source.scan import PACKAGE_ROOT, scan_eval
-from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import pause_for_tests
 from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.text_files import NotUtf8

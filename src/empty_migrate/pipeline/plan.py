@@ -25,15 +25,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from empty_migrate.analysis.callers import callers
+from empty_migrate.analysis.callers import forget as forget_callers
+from empty_migrate.analysis.scan import EvalScan
 from empty_migrate.codemods.retire_preset import PRESET, PRESET_FILE
 from empty_migrate.entries.in_target import scaffold_command
 from empty_migrate.entries.schema import EvalEntry
 from empty_migrate.registry.drift import eval_drift
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.target import unknown_evals
-from empty_migrate.source.callers import callers
-from empty_migrate.source.callers import forget as forget_callers
-from empty_migrate.source.scan import EvalScan
 
 
 @dataclass(frozen=True)

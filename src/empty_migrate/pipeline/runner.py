@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from empty_migrate.analysis.syntax import NestedTooDeeply
+from empty_migrate.analysis.workspace import Workspace
 from empty_migrate.codemods import declared
 from empty_migrate.codemods.changelog.text import scoring_changes
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.pipeline.comment_review import CommentReview, ReviewNote
 from empty_migrate.pipeline.formatter import Formatter
-from empty_migrate.source.syntax import NestedTooDeeply
-from empty_migrate.source.workspace import Workspace
 from empty_migrate.target.files import linked_part
 from empty_migrate.target.text_files import NotUtf8, lines, restored
 

@@ -15,6 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from empty_migrate import codemods
+from empty_migrate.analysis.citations import Citation, cited_symbols, symbol_citations
+from empty_migrate.analysis.flow import FlowCheck
+from empty_migrate.analysis.metrics import VALUE, FieldRead, MetadataNeed
+from empty_migrate.analysis.scan import PACKAGE_ROOT, EvalScan
+from empty_migrate.analysis.syntax import (
+    Function,
+    definition_names,
+    imports_of,
+    parse_python,
+    qualified_definitions,
+)
 from empty_migrate.entries.schema import (
     EvalEntry,
     Resolved,
@@ -25,17 +36,6 @@ from empty_migrate.entries.schema import (
 )
 from empty_migrate.registry.loader import Registry, close_matches, located
 from empty_migrate.runtime.policy import Route
-from empty_migrate.source.citations import Citation, cited_symbols, symbol_citations
-from empty_migrate.source.flow import FlowCheck
-from empty_migrate.source.metrics import VALUE, FieldRead, MetadataNeed
-from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan
-from empty_migrate.source.syntax import (
-    Function,
-    definition_names,
-    imports_of,
-    parse_python,
-    qualified_definitions,
-)
 from empty_migrate.target.files import leaves_tree
 from empty_migrate.target.text_files import NotUtf8, source_text
 

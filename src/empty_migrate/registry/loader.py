@@ -23,6 +23,8 @@ from typing import Any, cast
 import yaml
 
 from empty_migrate import codemods
+from empty_migrate.analysis import citations
+from empty_migrate.analysis.citations import line_citations, symbol_citations
 from empty_migrate.entries import schema
 from empty_migrate.entries.schema import (
     EvalEntry,
@@ -34,8 +36,6 @@ from empty_migrate.entries.schema import (
 from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.registry import EVALS_DIR, entry_files
 from empty_migrate.runtime import policy
-from empty_migrate.source import citations
-from empty_migrate.source.citations import line_citations, symbol_citations
 from empty_migrate.target import files
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.yaml_files import LOADER, compose_yaml, yaml_problem

@@ -8,9 +8,9 @@ reading the code. Placeholders are ``TODO``, which validation rejects.
 
 from collections.abc import Sequence
 
+from empty_migrate.analysis.metrics import VALUE
+from empty_migrate.analysis.scan import EvalScan
 from empty_migrate.entries.in_target import entry_path
-from empty_migrate.source.metrics import VALUE
-from empty_migrate.source.scan import EvalScan
 
 
 def scaffold(scan: EvalScan) -> str:

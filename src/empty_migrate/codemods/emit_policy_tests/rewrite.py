@@ -25,6 +25,7 @@ import textwrap
 from functools import cache
 from typing import Any
 
+from empty_migrate.analysis.syntax import import_bindings, parse_python, scope_bindings
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget
 from empty_migrate.codemods.kit.generated import (
     module_source,
@@ -37,7 +38,6 @@ from empty_migrate.entries.outcome_data import outcome_fixtures, outcome_outputs
 from empty_migrate.entries.output_locations import observable, seen_as
 from empty_migrate.entries.schema import Resolved, ScorerEntry, VerdictExpression
 from empty_migrate.runtime.policy import Outcome, Route, route_for, route_reason
-from empty_migrate.source.syntax import import_bindings, parse_python, scope_bindings
 
 FIXTURES_PATH = "tests/utils/empty_response.py"
 FIXTURES_MODULE = "tests.utils.empty_response"

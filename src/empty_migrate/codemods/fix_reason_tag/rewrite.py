@@ -40,6 +40,7 @@ from typing import Literal
 
 import libcst as cst
 
+from empty_migrate.analysis.syntax import Imports, imports_of
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget
 from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.empty_checks import (
@@ -58,7 +59,6 @@ from empty_migrate.codemods.kit.nodes import (
 )
 from empty_migrate.codemods.kit.router_call import ROUTER_MODULE
 from empty_migrate.runtime.policy import Outcome
-from empty_migrate.source.syntax import Imports, imports_of
 
 Kind = Literal["no_output", "refusal", "non_answer"]
 Branch = tuple[Literal["body", "orelse"], Kind]

@@ -13,18 +13,18 @@ from ast import literal_eval
 
 import libcst as cst
 
+from empty_migrate.analysis.syntax import (
+    imports_of,
+    is_docstring,
+    module_bindings,
+    qualified_definitions,
+)
 from empty_migrate.codemods.judge_bypass.solver import Guard
 from empty_migrate.codemods.kit.base import Skip
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.codemods.kit.nodes import find_all, is_attribute, is_call_of, is_name
 from empty_migrate.codemods.kit.router_call import ROUTER_MODULE
 from empty_migrate.runtime.policy import Outcome
-from empty_migrate.source.syntax import (
-    imports_of,
-    is_docstring,
-    module_bindings,
-    qualified_definitions,
-)
 
 _SAVE_COMMENT = "# Save the model's own output: the scorer's router reads it from here."
 _GUARD_COMMENT = "# The router scores non-answers without a verdict: skip the judge."

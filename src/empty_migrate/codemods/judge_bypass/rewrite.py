@@ -24,6 +24,8 @@ the reason, to be guarded by hand. Unsafe: judge-derived scores change.
 import ast
 from dataclasses import dataclass, field
 
+from empty_migrate.analysis.findings import Finding
+from empty_migrate.analysis.syntax import defines
 from empty_migrate.codemods.judge_bypass.sites import (
     ROUTED,
     PackageIndex,
@@ -38,8 +40,6 @@ from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.imports import NeededImports, add_imports
 from empty_migrate.entries.schema import ScorerEntry, resolve
 from empty_migrate.runtime.policy import Outcome, Route, route_for
-from empty_migrate.source.findings import Finding
-from empty_migrate.source.syntax import defines
 
 _LOOKUP_ROOTS = {"task", "module", "unreferenced"}
 _SCORED = (Route.SCORE, Route.SCORE_TAGGED)

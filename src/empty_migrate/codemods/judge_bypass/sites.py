@@ -13,17 +13,17 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from empty_migrate.source.findings import Finding
-from empty_migrate.source.package_index import package_of
-from empty_migrate.source.scan import PACKAGE_ROOT, judge_called
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.findings import Finding
+from empty_migrate.analysis.package_index import package_of
+from empty_migrate.analysis.scan import PACKAGE_ROOT, judge_called
+from empty_migrate.analysis.syntax import (
     Function,
     decorated_kind,
     definition_names,
     imports_of,
     last_name,
 )
-from empty_migrate.source.workspace import Workspace
+from empty_migrate.analysis.workspace import Workspace
 
 MODULE = "<module>"
 ROUTED = {"wrapped", "blind"}

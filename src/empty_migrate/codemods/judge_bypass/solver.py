@@ -14,13 +14,13 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from empty_migrate.analysis.syntax import is_solver
 from empty_migrate.codemods.judge_bypass.sites import (
     Definition,
     PackageIndex,
     ancestors,
 )
 from empty_migrate.runtime.policy import Outcome
-from empty_migrate.source.syntax import is_solver
 
 GRADERS = {"model_graded_qa", "model_graded_fact"}
 _LOOPS = (

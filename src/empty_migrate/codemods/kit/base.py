@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import TypeVar
 
+from empty_migrate.analysis.scan import PACKAGE_ROOT, EvalScan
+from empty_migrate.analysis.workspace import Workspace
 from empty_migrate.codemods.kit.declaration import Declaration
 from empty_migrate.entries.schema import EvalEntry, Resolved, ScorerEntry, resolve
-from empty_migrate.source.scan import PACKAGE_ROOT, EvalScan
-from empty_migrate.source.workspace import Workspace
 
 Derived = TypeVar("Derived")
 

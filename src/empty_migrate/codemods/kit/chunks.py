@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # LibCST loads only when a codemod rewrites through it
     import libcst as cst
 
+from empty_migrate.analysis.syntax import Positioned, end_of, first_line, parse_python
 from empty_migrate.codemods.kit.expressions import LINE, Located, spliced
-from empty_migrate.source.syntax import Positioned, end_of, first_line, parse_python
 
 _Block = list[ast.stmt]
 

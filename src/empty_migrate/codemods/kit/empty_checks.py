@@ -16,7 +16,7 @@ is empty or blank. A value passed through any other function (an answer
 extractor, a code-block parser) is not a completion: its emptiness is a format
 failure, not a non-answer.
 
-What a name holds follows `empty_migrate.source.syntax.scope_bindings`, the one
+What a name holds follows `empty_migrate.analysis.syntax.scope_bindings`, the one
 binding rule, over the ``ast`` tree: each function the rewrite enters is found
 there by its qualified path, and a value is parsed by LibCST only when a check
 reads it. Doing it the other way round (LibCST bindings for everyone) would
@@ -32,16 +32,7 @@ from typing import TypeGuard
 
 import libcst as cst
 
-from empty_migrate.codemods.kit.base import EvalTarget
-from empty_migrate.codemods.kit.chunks import Chunks
-from empty_migrate.codemods.kit.imports import NeededImports, add_imports
-from empty_migrate.codemods.kit.nodes import (
-    is_attribute,
-    is_empty_string,
-    is_name,
-)
-from empty_migrate.entries.schema import ScorerEntry, resolve
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.syntax import (
     UNKNOWN,
     Bindings,
     Definition,
@@ -53,6 +44,15 @@ from empty_migrate.source.syntax import (
     qualified_definitions,
     scope_bindings,
 )
+from empty_migrate.codemods.kit.base import EvalTarget
+from empty_migrate.codemods.kit.chunks import Chunks
+from empty_migrate.codemods.kit.imports import NeededImports, add_imports
+from empty_migrate.codemods.kit.nodes import (
+    is_attribute,
+    is_empty_string,
+    is_name,
+)
+from empty_migrate.entries.schema import ScorerEntry, resolve
 
 NORMALIZERS = {"strip", "lstrip", "rstrip", "splitlines", "lower", "casefold"}
 _ITSELF = cst.Name("itself")  # a name's own value, while it is being resolved

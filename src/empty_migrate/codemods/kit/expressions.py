@@ -11,7 +11,7 @@ import ast
 import re
 from collections.abc import Iterable
 
-from empty_migrate.source.syntax import Positioned, end_of
+from empty_migrate.analysis.syntax import Positioned, end_of
 
 LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 """A line of a text with its end (a last line may have none); ``\r\n`` ends one."""

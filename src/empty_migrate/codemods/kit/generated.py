@@ -16,7 +16,7 @@ import tokenize
 from importlib.util import find_spec
 from pathlib import Path
 
-from empty_migrate.source.syntax import is_docstring
+from empty_migrate.analysis.syntax import is_docstring
 from empty_migrate.target.kept import keep, key_of, recall
 from empty_migrate.target.ruff import installed_ruff
 

@@ -4,7 +4,7 @@ LibCST's ``AddImportsVisitor`` and ``RemoveImportsVisitor`` resolve scopes and
 qualified names over the whole module, which costs most of a second per file;
 the codemods only ever add a few names from known modules and drop an import
 they made unused. ``ast`` finds the import statements, by the rules of
-`empty_migrate.source.syntax`, and each is edited in its chunk's text: new names join
+`empty_migrate.analysis.syntax`, and each is edited in its chunk's text: new names join
 the first ``from module import ...`` line of their module, or a new line goes
 after the last top-level import (else after the docstring, else before the
 first statement); the target's isort (run by the runner) then puts everything
@@ -22,9 +22,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import pairwise
 
+from empty_migrate.analysis.syntax import import_bindings, imports_from, is_docstring
 from empty_migrate.codemods.kit.base import Skip
 from empty_migrate.codemods.kit.chunks import Chunks
-from empty_migrate.source.syntax import import_bindings, imports_from, is_docstring
 
 Import = ast.Import | ast.ImportFrom
 

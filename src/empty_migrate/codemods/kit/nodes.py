@@ -9,7 +9,7 @@ from typing import Generic, TypeGuard, TypeVar
 
 import libcst as cst
 
-from empty_migrate.source.syntax import Imports
+from empty_migrate.analysis.syntax import Imports
 
 Node = TypeVar("Node", bound=cst.CSTNode)
 

@@ -13,9 +13,9 @@ import ast
 import math
 from typing import Any
 
+from empty_migrate.analysis.syntax import Imports
 from empty_migrate.codemods.kit.imports import NeededImports
 from empty_migrate.entries.schema import Resolved, VerdictExpression, output_locator
-from empty_migrate.source.syntax import Imports
 
 ROUTER_MODULE = "inspect_evals.utils.empty_response"
 ROUTER_FUNCTION = "route_empty_responses"

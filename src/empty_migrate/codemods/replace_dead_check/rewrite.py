@@ -42,6 +42,7 @@ import ast
 
 import libcst as cst
 
+from empty_migrate.analysis.syntax import UNKNOWN, Imports, imports_of, module_bindings
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.empty_checks import (
@@ -59,7 +60,6 @@ from empty_migrate.codemods.kit.nodes import (
     is_name,
 )
 from empty_migrate.codemods.kit.router_call import ROUTER_MODULE
-from empty_migrate.source.syntax import UNKNOWN, Imports, imports_of, module_bindings
 
 Check = tuple[cst.BaseExpression, str, bool]
 """A classification check: the output, the ``Outcome`` member, and ``is not``."""

@@ -24,6 +24,17 @@ rewritten.
 import ast
 from dataclasses import dataclass, field
 
+from empty_migrate.analysis.package_index import package_of
+from empty_migrate.analysis.scan import PACKAGE_ROOT
+from empty_migrate.analysis.scan import PRESET_FUNCTION as PRESET
+from empty_migrate.analysis.syntax import (
+    Definition,
+    Function,
+    Imports,
+    end_of,
+    imports_of,
+    scope_bindings,
+)
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.expressions import (
@@ -40,17 +51,6 @@ from empty_migrate.codemods.kit.imports import (
 from empty_migrate.codemods.kit.router_call import router_call
 from empty_migrate.entries.schema import Resolved, ScorerEntry
 from empty_migrate.runtime.policy import POLICY, Category, Route
-from empty_migrate.source.package_index import package_of
-from empty_migrate.source.scan import PACKAGE_ROOT
-from empty_migrate.source.scan import PRESET_FUNCTION as PRESET
-from empty_migrate.source.syntax import (
-    Definition,
-    Function,
-    Imports,
-    end_of,
-    imports_of,
-    scope_bindings,
-)
 
 PRESET_NAME = PRESET.rpartition(".")[2]
 PARAMETERS = ("grader", "no_response_value")

@@ -17,6 +17,9 @@ import ast
 from functools import lru_cache
 from typing import TypeGuard
 
+from empty_migrate.analysis.callers import callers
+from empty_migrate.analysis.package_index import package_of
+from empty_migrate.analysis.syntax import Function, end_of, imports_of, is_docstring
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.imports import (
@@ -30,9 +33,6 @@ from empty_migrate.codemods.kit.router_call import (
     is_router_call,
 )
 from empty_migrate.codemods.retire_preset import PRESET, PRESET_FILE
-from empty_migrate.source.callers import callers
-from empty_migrate.source.package_index import package_of
-from empty_migrate.source.syntax import Function, end_of, imports_of, is_docstring
 
 DEFAULT_SUMMARY = "Wrap a scorer so empty responses get a preset score."
 SHIM = '''\

@@ -22,6 +22,16 @@ import ast
 import re
 from collections.abc import Mapping, Sequence
 
+from empty_migrate.analysis.package_index import package_of
+from empty_migrate.analysis.syntax import (
+    Function,
+    Imports,
+    blocks,
+    defines,
+    imports_of,
+    last_name,
+    outer_functions,
+)
 from empty_migrate.codemods.kit.base import Codemod, EvalTarget, Skip
 from empty_migrate.codemods.kit.chunks import Chunks
 from empty_migrate.codemods.kit.expressions import (
@@ -33,16 +43,6 @@ from empty_migrate.codemods.kit.expressions import (
 from empty_migrate.codemods.kit.imports import NeededImports, add_imports
 from empty_migrate.codemods.kit.router_call import is_router_call, router_call
 from empty_migrate.entries.schema import Resolved
-from empty_migrate.source.package_index import package_of
-from empty_migrate.source.syntax import (
-    Function,
-    Imports,
-    blocks,
-    defines,
-    imports_of,
-    last_name,
-    outer_functions,
-)
 
 
 class WrapRouter(Codemod):

@@ -25,9 +25,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from empty_migrate.source import syntax
-from empty_migrate.source.scan import PACKAGE_ROOT
-from empty_migrate.source.syntax import blocks, definition_names, end_of, first_line
+from empty_migrate.analysis import syntax
+from empty_migrate.analysis.scan import PACKAGE_ROOT
+from empty_migrate.analysis.syntax import blocks, definition_names, end_of, first_line
 from empty_migrate.target.files import leaves_tree
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 from empty_migrate.target.text_files import source_text

@@ -38,8 +38,8 @@ grouped by a key loses the scores it holds; the key read to group them is
 seen).
 """
 
-from empty_migrate.source.metadata_sources import metadata_sources
-from empty_migrate.source.metric_model import (
+from empty_migrate.analysis.metadata_sources import metadata_sources
+from empty_migrate.analysis.metric_model import (
     ANSWER,
     METADATA,
     SAMPLE_METADATA,
@@ -51,11 +51,11 @@ from empty_migrate.source.metric_model import (
     MetricReport,
     Reader,
 )
-from empty_migrate.source.metric_reads import read_reader, reader_kind
-from empty_migrate.source.metric_uses import Search, Uses
-from empty_migrate.source.package_index import FunctionRef, PackageIndex
-from empty_migrate.source.syntax import Function
-from empty_migrate.source.workspace import Workspace
+from empty_migrate.analysis.metric_reads import read_reader, reader_kind
+from empty_migrate.analysis.metric_uses import Search, Uses
+from empty_migrate.analysis.package_index import FunctionRef, PackageIndex
+from empty_migrate.analysis.syntax import Function
+from empty_migrate.analysis.workspace import Workspace
 
 __all__ = [
     "ANSWER",

@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from empty_migrate.source.scan import PACKAGE_ROOT
+from empty_migrate.analysis.scan import PACKAGE_ROOT
 
 
 def callers(repo: Path, names: Iterable[str], defined_in: str) -> frozenset[str]:

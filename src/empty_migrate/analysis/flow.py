@@ -33,15 +33,15 @@ from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from empty_migrate.source.findings import Finding
-from empty_migrate.source.package_index import (
+from empty_migrate.analysis.findings import Finding
+from empty_migrate.analysis.package_index import (
     FunctionRef,
     ModuleRef,
     Outside,
     PackageIndex,
     parameters,
 )
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.syntax import (
     Definition,
     Function,
     QualifiedPath,
@@ -50,7 +50,7 @@ from empty_migrate.source.syntax import (
     scope_bindings,
     state_like,
 )
-from empty_migrate.source.workspace import Workspace
+from empty_migrate.analysis.workspace import Workspace
 
 STATE, OUTPUT, TEXT = "state", "output", "text"
 Kind = str | None

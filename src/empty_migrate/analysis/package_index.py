@@ -14,7 +14,7 @@ import ast
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.syntax import (
     Definition,
     Function,
     QualifiedPath,
@@ -22,7 +22,7 @@ from empty_migrate.source.syntax import (
     outer_functions,
     qualified_definitions,
 )
-from empty_migrate.source.workspace import Workspace
+from empty_migrate.analysis.workspace import Workspace
 from empty_migrate.target.text_files import NotUtf8
 
 ROOT = "src/inspect_evals"

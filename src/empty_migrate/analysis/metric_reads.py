@@ -9,7 +9,7 @@ is not followed.
 import ast
 from collections.abc import Iterable, Iterator
 
-from empty_migrate.source.metric_model import (
+from empty_migrate.analysis.metric_model import (
     ANSWER,
     METADATA,
     SAMPLE_METADATA,
@@ -19,13 +19,13 @@ from empty_migrate.source.metric_model import (
     Reader,
     read_order,
 )
-from empty_migrate.source.package_index import (
+from empty_migrate.analysis.package_index import (
     FunctionRef,
     ModuleRef,
     PackageIndex,
     parameters,
 )
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.syntax import (
     Function,
     decorator_kinds,
     last_name,

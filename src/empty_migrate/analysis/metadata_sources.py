@@ -8,8 +8,8 @@ keys copied from the sample's metadata (``state.metadata`` whole, or
 import ast
 from collections.abc import Iterator
 
-from empty_migrate.source.metric_model import MetadataSource
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.metric_model import MetadataSource
+from empty_migrate.analysis.syntax import (
     Function,
     QualifiedPath,
     last_name,

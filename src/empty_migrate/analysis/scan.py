@@ -17,18 +17,18 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from empty_migrate.source.findings import Finding
-from empty_migrate.source.flow import FlowCheck, follow_output
-from empty_migrate.source.metrics import MetricReport, read_metrics
-from empty_migrate.source.package_index import package_of
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.findings import Finding
+from empty_migrate.analysis.flow import FlowCheck, follow_output
+from empty_migrate.analysis.metrics import MetricReport, read_metrics
+from empty_migrate.analysis.package_index import package_of
+from empty_migrate.analysis.syntax import (
     Imports,
     decorator_kinds,
     imports_of,
     is_state_output,
     last_name,
 )
-from empty_migrate.source.workspace import Workspace
+from empty_migrate.analysis.workspace import Workspace
 from empty_migrate.target.kept import code_digest, keep, key_of, recall
 
 # PACKAGE_ROOT is imported from here by the scan's readers too
@@ -174,7 +174,7 @@ def _key(workspace: Workspace, name: str) -> str | None:
 def _scan_code() -> str:
     """The scan's own code: a change to it makes every kept scan stale."""
     return code_digest(
-        sys.modules[f"empty_migrate.source.{name}"] for name in _SCANNERS
+        sys.modules[f"empty_migrate.analysis.{name}"] for name in _SCANNERS
     )
 
 

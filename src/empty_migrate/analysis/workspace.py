@@ -16,7 +16,7 @@ import ast
 from collections import OrderedDict
 from pathlib import Path
 
-from empty_migrate.source.syntax import parse_python
+from empty_migrate.analysis.syntax import parse_python
 from empty_migrate.target.text_files import decoded
 
 _PARSED_TEXTS = 32

@@ -9,21 +9,21 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from empty_migrate.source.metric_model import (
+from empty_migrate.analysis.metric_model import (
     VALUE,
     FieldRead,
     Key,
     MetricReport,
     Reader,
 )
-from empty_migrate.source.metric_reads import own_returns
-from empty_migrate.source.package_index import (
+from empty_migrate.analysis.metric_reads import own_returns
+from empty_migrate.analysis.package_index import (
     FunctionRef,
     ModuleRef,
     PackageIndex,
     Target,
 )
-from empty_migrate.source.syntax import (
+from empty_migrate.analysis.syntax import (
     Function,
     QualifiedPath,
     decorator_kinds,

@@ -151,6 +151,21 @@ def released_texts(_: Context) -> str:
     return f"{router} router and {helpers} helpers texts"
 
 
+def provider_outputs(_: Context) -> str:
+    """How many provider-shaped outputs the fixture library holds."""
+    from empty_migrate.testing.provider_outputs import PROVIDER_OUTPUTS
+
+    return str(len(PROVIDER_OUTPUTS))
+
+
+def registry_files(_: Context) -> str:
+    """How many eval entries the packaged registry holds."""
+    from empty_migrate.registry import loader
+
+    evals = Path(loader.__file__).parent / "evals"
+    return str(len(list(evals.glob("*.yaml"))))
+
+
 def raise_advice(_: Context) -> str:
     """What a raise means for a run: the paragraph every PR text carries."""
     from empty_migrate.delivery.pull_request import RAISES_IN_A_RUN
@@ -398,6 +413,8 @@ FIGURES = {
         Figure("released-texts", "cheap", released_texts),
         Figure("audit-json-keys", "cheap", audit_json_keys),
         Figure("raise-advice", "cheap", raise_advice),
+        Figure("provider-outputs", "cheap", provider_outputs),
+        Figure("registry-files", "cheap", registry_files),
         Figure("audit-log-committed", "slow", audit_of_committed_log),
         Figure("outcomes-on-s3", "slow", outcomes_on_s3),
         Figure("scout-scan-committed-log", "slow", scout_scan_of_committed_log),

@@ -115,6 +115,7 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
         group.add_argument(
             "--format", dest="output_format", choices=["text", "json"], default="text"
         ),
+        *_detail_options(group),
         group.add_argument(
             "--show-shared",
             action="store_true",
@@ -153,6 +154,23 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             help="date for changelog entries (YYYY-MM-DD; default: today)",
         ),
         *add_branch_arguments(group),
+    ]
+
+
+def _detail_options(group: argparse._ArgumentGroup) -> list[argparse.Action]:
+    """``-v/--verbose`` and ``-q/--quiet``: how much a run says on stderr."""
+    detail = group.add_mutually_exclusive_group()
+    return [
+        detail.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            help="say what changes in each eval's scores and why each eval "
+            "was left (default: a short summary)",
+        ),
+        detail.add_argument(
+            "-q", "--quiet", action="store_true", help="print errors only on stderr"
+        ),
     ]
 
 

@@ -375,6 +375,17 @@ def _lint_options(parser: argparse.ArgumentParser) -> None:
     add_format_option(parser)
 
 
+def _cache_options(cache: argparse.ArgumentParser) -> None:
+    """``cache`` (where the user cache is, its size by part) and ``cache clear``."""
+    actions = cache.add_subparsers(dest="action")
+    actions.add_parser(
+        "clear",
+        help="remove everything empty-migrate keeps there (refused while a run "
+        "holds a lock in it)",
+    )
+    add_format_option(cache)
+
+
 Declare = Callable[[argparse.ArgumentParser], None]
 """Adds a command's options (and its own subcommands) to its parser."""
 
@@ -398,6 +409,10 @@ COMMANDS: dict[str, tuple[str, Declare]] = {
         "report scorers of a target checkout that bypass the policy "
         "(exit 1 on findings)",
         _lint_options,
+    ),
+    "cache": (
+        "where the user cache is and what it holds, by part; `cache clear` empties it",
+        _cache_options,
     ),
 }
 """Every command, in the order ``--help`` lists them: its help and its options."""

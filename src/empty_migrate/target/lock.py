@@ -25,7 +25,7 @@ import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from empty_migrate.target.cache import cache_path
+from empty_migrate.target.cache import LOCKS, cache_path
 
 LOCK_FILE = "empty-migrate/lock"
 """The lock file, under the repository's git common folder."""
@@ -83,7 +83,7 @@ def lock_path(repo: Path) -> Path:
     if common is not None:
         return common / LOCK_FILE
     key = hashlib.sha256(str(repo.resolve()).encode("utf-8", "surrogateescape"))
-    return cache_path("locks", f"{key.hexdigest()[:32]}.lock")
+    return cache_path(LOCKS, f"{key.hexdigest()[:32]}.lock")
 
 
 def git_common_dir(repo: Path) -> Path | None:
@@ -178,3 +178,23 @@ def _close_in_child() -> None:
 
 
 os.register_at_fork(after_in_child=_close_in_child)
+
+
+@contextlib.contextmanager
+def all_free(paths: list[Path]) -> Iterator[None]:
+    """Hold every lock of `paths` while the block runs (to remove them, say).
+
+    Raises:
+        LockBusy: If a run holds one of them; nothing is held then.
+    """
+    with contextlib.ExitStack() as stack:
+        for path in paths:
+            descriptor = os.open(path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+            stack.callback(os.close, descriptor)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise LockBusy(
+                    f"a run ({_holder(descriptor)}) holds the lock {path}"
+                ) from None
+        yield

@@ -66,6 +66,7 @@ def test_the_default_is_a_short_summary_in_plain_words(tree, capsys):
     ]
 
 
+@pytest.mark.slow  # four runs, one of them writing
 def test_the_summary_says_what_comes_next_in_each_mode(tree, capsys):
     err = stderr_of(capsys, tree, "--all", "--check", code=1)
     assert "1 of 2 evals still need migrating (2 files would change)" in err

@@ -78,7 +78,7 @@ def outside(tmp_path) -> Path:
 
 
 def migrate(repo: Path, registry: Path, *args: str) -> int:
-    return main(["--repo", str(repo), "--registry", str(registry), *args])
+    return main(["--repo", str(repo), "--registry", str(registry), "-v", *args])
 
 
 def snapshot(root: Path) -> dict[str, str]:

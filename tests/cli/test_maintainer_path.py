@@ -87,7 +87,7 @@ def test_a_new_eval_from_lint_to_branches(checkout, capsys):
     git(checkout.repo, "add", "-A")
     git(checkout.repo, "commit", "-qm", "newbench: its empty-response entry")
 
-    code, out, err = run(checkout, capsys, "--eval", "newbench", "--dry-run")
+    code, out, err = run(checkout, capsys, "--eval", "newbench", "--dry-run", "-v")
     assert code == 0, err
     assert "newbench: rewritten" in err and "not in the registry" not in err
     assert "route_empty_responses(" in out

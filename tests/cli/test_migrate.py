@@ -45,6 +45,7 @@ def run(repo, registry, *args):
     return main(
         [
             *args,
+            "-v",
             "--repo",
             str(repo),
             "--registry",
@@ -259,7 +260,7 @@ def test_migrating_one_eval_of_a_shared_helper_brings_in_the_others_and_says_so(
     for name in ("alpha", "beta"):
         entry = shared_entry(name, ["wrap_router"])
         demo.add_eval(name, {f"{name}.py": shared_task(name)}, entry)
-    arguments = ["--dry-run", "--repo", str(repo), "--registry", str(registry)]
+    arguments = ["--dry-run", "-v", "--repo", str(repo), "--registry", str(registry)]
     assert main(["--eval", "alpha", *arguments]) == 0
     err = capsys.readouterr().err
     said = (

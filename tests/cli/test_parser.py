@@ -43,7 +43,7 @@ def test_help_lists_every_command_with_its_help(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     text = "".join(capsys.readouterr().out.split())  # however argparse wraps it
-    assert "{policy,outcomes,registry,audit,campaign,lint}..." in text
+    assert "{policy,outcomes,registry,audit,campaign,lint,cache}..." in text
     for name, (help_text, _) in COMMANDS.items():
         assert name + "".join(help_text.split()) in text
 

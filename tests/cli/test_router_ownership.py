@@ -42,7 +42,7 @@ def run(demo, *args):
     codemods = ["install_router", "replace_preset", "wrap_router", "emit_policy_tests"]
     only = [arg for name in codemods for arg in ("--only", name)]
     return main(
-        [*args, "--repo", str(demo.repo), "--registry", str(demo.registry), *only]
+        [*args, "-v", "--repo", str(demo.repo), "--registry", str(demo.registry)] + only
     )
 
 

@@ -48,7 +48,7 @@ def review(inspect_evals_tree, tmp_path_factory):
     report = run_json(copy, *evals, "--dry-run")
     summary = io.StringIO()
     with contextlib.redirect_stderr(summary):
-        assert main([*evals, "--repo", str(copy), "--today", TODAY]) == 0
+        assert main([*evals, "-v", "--repo", str(copy), "--today", TODAY]) == 0
     results = {result["eval"]: result for result in report["evals"]}
     return copy, results, summary.getvalue()
 

@@ -125,4 +125,4 @@ def test_readme_main_command_prints_the_xstest_diff(
     out, err = capsys.readouterr()
     assert "diff --git a/src/inspect_evals/xstest/xstest.py" in out
     assert "route_empty_responses(" in out
-    assert "xstest: rewritten" in err
+    assert "1 of 1 evals would be migrated" in err

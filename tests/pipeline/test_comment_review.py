@@ -298,7 +298,7 @@ def run_cli(stale_repo, *args):
     only = ["--only", "install_router", "--only", "replace_preset"]
     only += ["--only", "wrap_router"]
     return main(
-        ["--eval", "gamma", "--repo", str(root), "--registry", str(registry)]
+        ["--eval", "gamma", "-v", "--repo", str(root), "--registry", str(registry)]
         + only
         + list(args)
     )

@@ -25,7 +25,7 @@ def own_cache(monkeypatch, tmp_path):
 
 def migrate(tree: DemoTree, *args: str) -> int:
     places = ["--repo", str(tree.repo), "--registry", str(tree.registry)]
-    return main([*places, "--today", "2026-12-01", *args])
+    return main([*places, "--today", "2026-12-01", "-v", *args])
 
 
 def choice_evals(tree: DemoTree) -> DemoTree:

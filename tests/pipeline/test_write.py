@@ -37,7 +37,7 @@ def registry(demo, repo):
 
 
 def migrate(repo, registry, *args):
-    return main(["--repo", str(repo), "--registry", str(registry), *args])
+    return main(["--repo", str(repo), "--registry", str(registry), "-v", *args])
 
 
 def snapshot(root: Path) -> dict[str, tuple[str, int]]:

@@ -100,7 +100,7 @@ def test_a_run_over_a_hostile_target_completes(demo, case, capsys, monkeypatch):
     files[EVAL_YAML] += HOSTILE[case]
     files[".pre-commit-config.yaml"] = HOSTILE[case]
     demo.write(files)
-    args = ["--eval", "gamma", "--dry-run", "--repo", str(demo.repo)]
+    args = ["--eval", "gamma", "--dry-run", "-v", "--repo", str(demo.repo)]
     args += ["--registry", str(demo.registry), "--today", "2026-12-01"]
     assert main(args) == 0
     [line, summary] = capsys.readouterr().err.splitlines()

@@ -23,7 +23,7 @@ import empty_migrate
 from empty_migrate.audit.matrix import Audit, build_audit, plan
 from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.registry.loader import Registry
-from empty_migrate.target.cache import cache_path, checked_version
+from empty_migrate.target.cache import TARGET_ENV, cache_path, checked_version
 from empty_migrate.target.corpus import DEFAULT_SPEC
 from empty_migrate.target.own_tests import OFFLINE, TargetEnvironment, TargetTestError
 
@@ -65,7 +65,7 @@ def choose_python(python: str | None, tree: Path, notify: Notify) -> Path:
             )
         return chosen
     version = tree_version(tree)
-    root = cache_path(f"target-env-{version}")
+    root = cache_path(f"{TARGET_ENV}{version}")
     if not TargetEnvironment(root).python.is_file():
         notify(f"creating the environment for inspect-evals {version} in {root} (once)")
     requirements = [f"inspect-evals=={version}", FRAMEWORK]

@@ -78,6 +78,10 @@ def _dispatch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from empty_migrate.cli.lint import run_lint_command
 
         return run_lint_command(args)
+    if args.command == "cache":
+        from empty_migrate.cli.cache import run_cache_command
+
+        return run_cache_command(args)
     from empty_migrate.cli.migrate import run_migrate
 
     return run_migrate(args, parser)

@@ -4,7 +4,7 @@ import argparse
 import datetime
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -35,6 +35,12 @@ from empty_migrate.pipeline.migrate import (
 from empty_migrate.pipeline.plan import Plan, plan_run
 from empty_migrate.pipeline.runner import FileResult
 from empty_migrate.pipeline.stops import described, exit_status, signal_of
+from empty_migrate.pipeline.summary import (
+    Mode,
+    detailed_lines,
+    failed_lines,
+    short_lines,
+)
 from empty_migrate.registry.loader import Registry
 from empty_migrate.target.corpus import (
     CorpusError,
@@ -73,11 +79,11 @@ def run_migrate(args: argparse.Namespace, parser: argparse.ArgumentParser) -> in
         )
     today = (args.today or datetime.date.today()).isoformat()
     codemods = select_codemods(args.only, args.skip)
-    target = resolve_target(args.migrate_repo, on_fetch=note)
+    target = resolve_target(args.migrate_repo, on_fetch=_teller(args))
     registry = open_registry(args.migrate_registry, target.path)
     evals = selected_evals(registry, args.evals, args.all, target.path)
     if target.notice:
-        note(target.notice)
+        _teller(args)(target.notice)
     if not check_or_report(registry, evals):
         return ExitCode.USAGE
     if args.branch_per_eval:
@@ -125,10 +131,10 @@ def _migrate_under_lock(
 ) -> int:
     try:
         # held from before the tree is read until the last file is written
-        with repository_lock(repo, args.wait, on_wait=note) as lock:
+        with repository_lock(repo, args.wait, on_wait=_teller(args)) as lock:
             journal = Journal(lock.with_suffix(".journal"))
             if cleared := recover(journal, repo):
-                note(cleared)  # before the tree is read: the run sees it whole
+                _teller(args)(cleared)  # before the tree is read: the run sees it whole
             return _migrate(registry, repo, evals, codemods, today, args, journal)
     except WriteError as error:
         return usage_error(str(error))
@@ -149,9 +155,9 @@ def _migrate(
     """
     plan = plan_run(registry, repo, evals)
     for line in plan.notes:
-        note(line)
+        _teller(args)(line)
     try:
-        with progress_bar(plan.evals) as progress:
+        with progress_bar(() if args.quiet else plan.evals) as progress:
             run = migrate(
                 registry,
                 repo,
@@ -168,7 +174,41 @@ def _migrate(
         stopped = _write(run, repo, journal)
         if stopped is not None:
             return exit_status(stopped)
-    return _report(plan, run, args, journal is not None)
+    return _report(registry, plan, run, args, journal is not None)
+
+
+def _summary(
+    registry: Registry,
+    plan: Plan,
+    run: RunResult,
+    args: argparse.Namespace,
+    writes: bool,
+) -> list[str]:
+    """The summary's lines at the level of detail asked for (`summary`)."""
+    mode: Mode = "write" if writes else "check" if args.check else "dry-run"
+    if args.quiet:
+        return failed_lines(run)
+    if args.verbose:
+        return detailed_lines(run, plan, mode)
+    return short_lines(run, plan, registry, mode)
+
+
+def _print_notes(plan: Plan, run: RunResult) -> None:
+    for kept in run.kept:
+        note(kept.note())
+    for notice in run.notices:
+        note(f"note: {notice}")
+    if unknown := plan.unknown_note():
+        note(unknown)
+
+
+def _teller(args: argparse.Namespace) -> Callable[[str], None]:
+    """`note`, or nothing under ``--quiet``, which prints errors only."""
+    return _ignored if args.quiet else note
+
+
+def _ignored(message: str) -> None:
+    """Hears a note and says nothing (``--quiet``)."""
 
 
 def _refuse_cached_write(target: Target, writes: bool) -> None:
@@ -216,7 +256,13 @@ def _mark_failed(run: RunResult, report: "WriteReport") -> None:
         run.fail(evals, f"not written: {reason}")
 
 
-def _report(plan: Plan, run: RunResult, args: argparse.Namespace, writes: bool) -> int:
+def _report(
+    registry: Registry,
+    plan: Plan,
+    run: RunResult,
+    args: argparse.Namespace,
+    writes: bool,
+) -> int:
     """Print the diff or JSON on stdout, and the summary and notes on stderr."""
     changed = run.changed_files()
     if args.output_format == "json":
@@ -224,13 +270,10 @@ def _report(plan: Plan, run: RunResult, args: argparse.Namespace, writes: bool) 
     elif args.dry_run:
         _print_diff(run, sys.stdout, args.show_shared)
     if args.output_format == "text":
-        _print_summary(run, plan, sys.stderr, writes)
-    for kept in run.kept:
-        note(kept.note())
-    for notice in run.notices:
-        note(f"note: {notice}")
-    if unknown := plan.unknown_note():
-        note(unknown)
+        for line in _summary(registry, plan, run, args, writes):
+            print(line, file=sys.stderr)
+    if not args.quiet:
+        _print_notes(plan, run)
     if run.count("failed"):
         return ExitCode.TOOL_ERROR
     if args.check and changed:
@@ -320,36 +363,6 @@ def _color_console(stream: TextIO) -> "Console | None":
 
     console = Console(file=stream, soft_wrap=True, emoji=False)
     return console if console.color_system and not console.no_color else None
-
-
-def _print_summary(run: RunResult, plan: Plan, stream: TextIO, writes: bool) -> None:
-    for result in run.evals:
-        rewritten = [f for f in result.files if f.status == "rewritten"]
-        if result.status == "rewritten":
-            codemods = sorted({c for f in rewritten for c in f.codemods})
-            line = f"{len(rewritten)} file(s): {', '.join(codemods)}"
-        elif result.status in ("skipped", "failed"):
-            line = result.reason or ""
-        else:
-            line = "already migrated"
-        print(f"{result.eval}: {result.status}: {line}", file=stream)
-        if result.status == "rewritten":
-            for change in result.scoring:
-                print(f"  {change}", file=stream)
-            for test in result.tests_updated:
-                print(f"  updated test {test}", file=stream)
-            for path, note in result.review:
-                print(f"  review: {note.describe(path)}", file=stream)
-    verb = "changed" if writes else "would change"
-    counts = ", ".join(
-        f"{run.count(s)} {s}" for s in ("rewritten", "unchanged", "skipped", "failed")
-    )
-    files = len(run.changed_files())
-    unknown = f", {len(plan.unknown)} not in the registry" if plan.unknown else ""
-    print(
-        f"{len(run.evals)} evals: {counts}{unknown}; {verb} {files} file(s)",
-        file=stream,
-    )
 
 
 def _as_json(run: RunResult, plan: Plan) -> dict[str, Any]:

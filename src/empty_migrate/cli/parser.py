@@ -117,6 +117,7 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
         group.add_argument(
             "--format", dest="output_format", choices=["text", "json"], default="text"
         ),
+        *_detail_options(group),
         group.add_argument(
             "--show-shared",
             action="store_true",
@@ -155,6 +156,23 @@ def add_migrate_arguments(parser: argparse.ArgumentParser) -> list[argparse.Acti
             help="date for changelog entries (YYYY-MM-DD; default: today)",
         ),
         *add_branch_arguments(group),
+    ]
+
+
+def _detail_options(group: argparse._ArgumentGroup) -> list[argparse.Action]:
+    """``-v/--verbose`` and ``-q/--quiet``: how much a run says on stderr."""
+    detail = group.add_mutually_exclusive_group()
+    return [
+        detail.add_argument(
+            "-v",
+            "--verbose",
+            action="store_true",
+            help="say what changes in each eval's scores and why each eval "
+            "was left (default: a short summary)",
+        ),
+        detail.add_argument(
+            "-q", "--quiet", action="store_true", help="print errors only on stderr"
+        ),
     ]
 
 
@@ -359,6 +377,17 @@ def _lint_options(parser: argparse.ArgumentParser) -> None:
     add_format_option(parser)
 
 
+def _cache_options(cache: argparse.ArgumentParser) -> None:
+    """``cache`` (where the user cache is, its size by part) and ``cache clear``."""
+    actions = cache.add_subparsers(dest="action")
+    actions.add_parser(
+        "clear",
+        help="remove everything empty-migrate keeps there (refused while a run "
+        "holds a lock in it)",
+    )
+    add_format_option(cache)
+
+
 Declare = Callable[[argparse.ArgumentParser], None]
 """Adds a command's options (and its own subcommands) to its parser."""
 
@@ -382,6 +411,10 @@ COMMANDS: dict[str, tuple[str, Declare]] = {
         "report scorers of a target checkout that bypass the policy "
         "(exit 1 on findings)",
         _lint_options,
+    ),
+    "cache": (
+        "where the user cache is and what it holds, by part; `cache clear` empties it",
+        _cache_options,
     ),
 }
 """Every command, in the order ``--help`` lists them: its help and its options."""

@@ -72,6 +72,15 @@ def refused_cache_setting() -> str | None:
 _NAME = "empty-migrate"
 """The cache folder's name, in the user cache."""
 
+RELEASE = "inspect-evals-"
+"""A fetched release's tree is ``inspect-evals-<version>`` in the cache."""
+TARGET_ENV = "target-env-"
+"""The target environment of a release is ``target-env-<version>``."""
+RUFF_INSTALL = "ruff-"
+"""A pinned ruff is installed in ``ruff-<version>``."""
+LOCKS = "locks"
+"""The locks of writing runs on trees outside git (`empty_migrate.target.lock`)."""
+
 
 def _xdg_cache() -> Path | None:
     """The user cache on Linux, as platformdirs finds it there (XDG).

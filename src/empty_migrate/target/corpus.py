@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from empty_migrate.errors import EmptyMigrateError
-from empty_migrate.target.cache import cache_path, checked_version
+from empty_migrate.target.cache import RELEASE, cache_path, checked_version
 from empty_migrate.target.layout import (
     PACKAGE_MARKER,
     enclosing_checkout,
@@ -140,7 +140,7 @@ def fetch_release(version: str, on_fetch: Notify | None = None) -> Path:
         CacheError: If `version` would not name a folder inside the cache.
         CorpusError: If the release cannot be fetched; the message says why.
     """
-    final = cache_path(f"inspect-evals-{version}")
+    final = cache_path(f"{RELEASE}{version}")
     if (final / SOURCE_MARKER).is_file():
         return final
     notify = on_fetch or (lambda message: None)

@@ -25,7 +25,7 @@ from empty_migrate.target.cache import cache_note, cache_path
 if TYPE_CHECKING:
     from typing import Any
 
-_SUFFIX = ".kept"
+SUFFIX = ".kept"
 """Entries with a digest; the ``.pickle`` files of earlier versions are not read."""
 
 
@@ -89,4 +89,4 @@ def _digest(payload: bytes) -> bytes:
 
 
 def _path(kind: str, key: str) -> Path:
-    return cache_path(kind, f"{key}{_SUFFIX}")
+    return cache_path(kind, f"{key}{SUFFIX}")

@@ -28,9 +28,10 @@ import hashlib
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from empty_migrate.errors import EmptyMigrateError
-from empty_migrate.target.cache import cache_path
+from empty_migrate.target.cache import LOCKS, cache_path
 
 LOCK_FILE = "empty-migrate/lock"
 """The lock file, under the repository's git common folder."""
@@ -88,7 +89,7 @@ def lock_path(repo: Path) -> Path:
     if common is not None:
         return common / LOCK_FILE
     key = hashlib.sha256(str(repo.resolve()).encode("utf-8", "surrogateescape"))
-    return cache_path("locks", f"{key.hexdigest()[:32]}.lock")
+    return cache_path(LOCKS, f"{key.hexdigest()[:32]}.lock")
 
 
 def git_common_dir(repo: Path) -> Path | None:
@@ -136,16 +137,22 @@ def _is_git_folder(git_dir: Path, common: Path) -> bool:
     )
 
 
-def _acquire(
-    path: Path, repo: Path, wait: bool, on_wait: Callable[[str], None] | None
-) -> int:
+def _posix_locks(doing: str, instead: str = "") -> Any:
+    """The ``fcntl`` module, or a one-line error where the platform has none."""
     try:
         import fcntl  # POSIX only: see the module's docstring
     except ImportError:
         raise LockError(
-            f"writing to {repo} needs POSIX file locks (fcntl), which this platform "
-            "lacks: run it on Linux, macOS or WSL (a --dry-run works here)"
+            f"{doing} needs POSIX file locks (fcntl), which this platform lacks: "
+            f"run it on Linux, macOS or WSL{instead}"
         ) from None
+    return fcntl
+
+
+def _acquire(
+    path: Path, repo: Path, wait: bool, on_wait: Callable[[str], None] | None
+) -> int:
+    fcntl = _posix_locks(f"writing to {repo}", " (a --dry-run works here)")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -191,3 +198,24 @@ def _close_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):  # POSIX only; without fork, no child to close
     os.register_at_fork(after_in_child=_close_in_child)
+
+
+@contextlib.contextmanager
+def all_free(paths: list[Path]) -> Iterator[None]:
+    """Hold every lock of `paths` while the block runs (to remove them, say).
+
+    Raises:
+        LockBusy: If a run holds one of them; nothing is held then.
+    """
+    fcntl = _posix_locks("clearing the cache")
+    with contextlib.ExitStack() as stack:
+        for path in paths:
+            descriptor = os.open(path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+            stack.callback(os.close, descriptor)
+            try:
+                fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise LockBusy(
+                    f"a run ({_holder(descriptor)}) holds the lock {path}"
+                ) from None
+        yield

@@ -27,6 +27,7 @@ from pathlib import Path
 import yaml
 
 from empty_migrate.target.cache import (
+    RUFF_INSTALL,
     CacheError,
     cache_note,
     cache_path,
@@ -155,7 +156,7 @@ def _cached_ruff(version: str) -> Ruff:
     a binary that no longer matches (or has no record) is installed again,
     and a note says so.
     """
-    folder = cache_path(f"ruff-{version}")
+    folder = cache_path(f"{RUFF_INSTALL}{version}")
     binary = folder / _BINARY
     if binary.exists():
         recorded = _recorded_digest(folder)

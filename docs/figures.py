@@ -351,11 +351,10 @@ def xstest_summary(context: Context) -> str:
     return console("empty-migrate --eval xstest --dry-run > xstest.patch", err, "text")
 
 
-def all_summary(context: Context) -> str:
-    """The last line of `--all --dry-run`'s stderr: the run's counts."""
+def all_summary_whole(context: Context) -> str:
+    """All of `--all --dry-run`'s stderr: the short summary a run ends with."""
     _, _, err = context.corpus()["all"]
-    last = err.splitlines()[-1]
-    return console("empty-migrate --all --dry-run > all.patch", last, "text")
+    return console("empty-migrate --all --dry-run > all.patch", err, "text")
 
 
 def review_comments(context: Context) -> str:
@@ -421,7 +420,7 @@ FIGURES = {
         Figure("xstest-diff-size", "corpus", xstest_diff_size),
         Figure("shared-header", "corpus", shared_header),
         Figure("xstest-summary", "corpus", xstest_summary),
-        Figure("all-summary", "corpus", all_summary),
+        Figure("all-summary-whole", "corpus", all_summary_whole),
         Figure("review-comments", "corpus", review_comments),
         Figure("gpqa-pull-request", "corpus", gpqa_pull_request),
         Figure("branch-count", "corpus", branch_count),

@@ -37,7 +37,7 @@ ROWS = [
         "a command misspelt",
         ["campain", "status"],
         "empty-migrate: error: argument command: invalid choice: 'campain' (choose "
-        "from 'policy', 'outcomes', 'registry', 'audit', 'campaign', 'lint'); "
+        "from 'policy', 'outcomes', 'registry', 'audit', 'campaign', 'lint', 'cache'); "
         "did you mean 'campaign'?",
     ),
     (

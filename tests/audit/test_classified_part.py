@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalSample
 
-from empty_migrate.audit.outcomes import (
+from empty_migrate.logs.outcomes import (
     classified_part,
     classify_sample,
     log_samples,

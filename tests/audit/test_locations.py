@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from botocore.exceptions import ClientError, NoCredentialsError
 
-from empty_migrate.audit.locations import (
+from empty_migrate.logs.locations import (
     file_name,
     is_remote,
     local_copy,

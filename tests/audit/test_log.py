@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from empty_migrate.audit.log import AuditLogError, match_scores
 from empty_migrate.cli.main import main
+from empty_migrate.logs.audited import AuditLogError
+from empty_migrate.logs.replay import match_scores
 from empty_migrate.registry.loader import load_registry
 
 # slow: the logs are written by `inspect eval` runs (about 7 s)

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from empty_migrate.audit.log import MetricChange, metric_changed
-from empty_migrate.audit.outcomes import LogReadError, read_each
 from empty_migrate.cli.main import main
+from empty_migrate.logs.audited import MetricChange, metric_changed
+from empty_migrate.logs.outcomes import LogReadError, read_each
 from tests.audit.headers import provenance, with_eval
 from tests.audit.test_log import LOG_AUDIT_KEYS
 

@@ -14,9 +14,11 @@ import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ContentText, ModelOutput
 
-from empty_migrate.audit.log import LogAudit, audit_json, audit_log
-from empty_migrate.audit.log_html import render_log_html
 from empty_migrate.cli.main import main
+from empty_migrate.logs.audited import LogAudit
+from empty_migrate.logs.html import render_log_html
+from empty_migrate.logs.render import audit_json
+from empty_migrate.logs.replay import audit_log
 from tests.audit.browser import dump_dom, needs_chromium
 
 pytestmark = pytest.mark.inspect_versions

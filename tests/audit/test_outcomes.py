@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.outcomes import (
+from empty_migrate.logs.outcomes import (
     ALL_STOP_REASONS,
     classify_sample,
     log_coverage,

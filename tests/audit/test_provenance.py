@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log
 
-from empty_migrate.audit.outcomes import read_header
-from empty_migrate.audit.provenance import (
+from empty_migrate.cli.main import main
+from empty_migrate.logs.outcomes import read_header
+from empty_migrate.logs.provenance import (
     NoEvalOfLog,
     eval_of_log,
     inspect_evals_provenance,
 )
-from empty_migrate.cli.main import main
 from empty_migrate.registry.loader import Registry
 
 # slow: three `inspect eval` runs (about 4 s each, run side by side)

@@ -17,17 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.log import (
-    audit_json,
-    audit_log,
-    match_scores,
-    reducer_key,
-    render_text,
-)
-from empty_migrate.audit.outcomes import log_outcomes, read_header, read_log
-from empty_migrate.audit.provenance import NoEvalOfLog, eval_of_log
 from empty_migrate.cli.main import main
 from empty_migrate.entries.schema import resolve
+from empty_migrate.logs.outcomes import log_outcomes, read_header, read_log
+from empty_migrate.logs.provenance import NoEvalOfLog, eval_of_log
+from empty_migrate.logs.render import audit_json, render_text
+from empty_migrate.logs.replay import audit_log, match_scores, reducer_key
 from empty_migrate.registry import EVALS_DIR
 from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.tasks import task_name

@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.bounds import (
+from empty_migrate.cli.common import terminal_safe
+from empty_migrate.cli.main import main
+from empty_migrate.logs.bounds import (
     DEPTH_LIMIT,
     DIGITS_LIMIT,
     MEMBER_BYTES_LIMIT,
     json_out_of_bounds,
 )
-from empty_migrate.cli.common import terminal_safe
-from empty_migrate.cli.main import main
 from tests.audit.headers import provenance, with_eval
 
 pytestmark = pytest.mark.inspect_versions
@@ -341,7 +341,7 @@ def nesting_depth(value) -> int:
 
 
 def bounds_of(text: bytes, block: int):
-    from empty_migrate.audit.bounds import _JsonBounds
+    from empty_migrate.logs.bounds import _JsonBounds
 
     bounds = _JsonBounds()
     for start in range(0, len(text), block):

@@ -19,8 +19,8 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.scorer import includes
 from inspect_ai.solver import Generate, TaskState, solver
 
-from empty_migrate.audit.outcomes import log_outcomes, sample_outcomes, shortened
 from empty_migrate.cli.main import main
+from empty_migrate.logs.outcomes import log_outcomes, sample_outcomes, shortened
 from empty_migrate.testing.provider_outputs import provider_output
 
 pytestmark = pytest.mark.inspect_versions

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.outcomes import read_log
 from empty_migrate.cli.main import main
+from empty_migrate.logs.outcomes import read_log
 
 pytestmark = pytest.mark.inspect_versions
 

@@ -11,10 +11,10 @@ import json
 import pytest
 
 from empty_migrate.audit import matrix
-from empty_migrate.audit.bounds import json_depth
 from empty_migrate.audit.matrix import Audit, read_audit
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.cli.main import main
+from empty_migrate.logs.bounds import json_depth
 from empty_migrate.target.files import WriteError, error_text
 from tests.cli.hostile import saved_audit
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from empty_migrate.audit.log import audit_log
-from empty_migrate.audit.outcomes import read_log, sample_outcomes
+from empty_migrate.logs.outcomes import read_log, sample_outcomes
+from empty_migrate.logs.replay import audit_log
 
 SCRIPT = Path(__file__).parents[1] / "audit" / "logs" / "build_logs.py"
 RELEASE = "0.3.79"

@@ -24,7 +24,7 @@ from inspect_ai.scorer import INCORRECT, Score, accuracy, scorer
 from inspect_ai.solver import Generate, TaskState, generate, solver
 from inspect_ai.tool import ToolCall
 
-from empty_migrate.audit.outcomes import classify_sample
+from empty_migrate.logs.outcomes import classify_sample
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.runtime.router import (
     classify_outputs,

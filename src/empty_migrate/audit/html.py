@@ -5,15 +5,14 @@ route, with a legend, a category filter (also from the URL: ``#category=qa``),
 per-cell details on hover and click, the scorers not measured (grey cells,
 their errors listed) and the scorers that could not run. In a comparison a
 changed cell shows ``before -> after``, and one not measured on either side is
-marked not comparable. One self-contained file (`empty_migrate.audit.page`):
+marked not comparable. One self-contained file (`empty_migrate.logs.page`):
 inline CSS and script, no network.
 """
 
 import json
 from html import escape
 
-from empty_migrate.audit.matrix import FAULTS, NOT_MEASURED, ROUTES, Audit, Row
-from empty_migrate.audit.page import page, route_chips
+from empty_migrate.audit.matrix import FAULTS, NOT_MEASURED, Audit, Row
 from empty_migrate.audit.report import (
     OUTCOMES,
     Cell,
@@ -24,6 +23,8 @@ from empty_migrate.audit.report import (
     not_run_by_reason,
     tasks_label,
 )
+from empty_migrate.logs.page import page, route_chips
+from empty_migrate.logs.routes import ROUTES
 
 CATEGORIES = ["qa", "model_graded", "safety", "agentic"]
 

@@ -20,22 +20,12 @@ from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from empty_migrate.analysis.findings import Finding
 from empty_migrate.analysis.scan import scan_eval
-from empty_migrate.audit.bounds import json_depth
 from empty_migrate.entries.output_locations import seen_as
 from empty_migrate.entries.schema import Resolved, ScorerEntry, resolve
+from empty_migrate.logs.bounds import json_depth
+from empty_migrate.logs.routes import ROUTES
 from empty_migrate.registry.loader import Registry
 from empty_migrate.runtime.policy import Outcome, Route, route_for
-
-ROUTES = {
-    "refusal": "counts as refusal",
-    "wrong": "counts as wrong",
-    "unscored": "unscored",
-    "raised": "raised",
-    "judge": "sent to the judge",
-    "scored": "scored by the eval",
-    "not_measured": "not measured",
-}
-"""Observed routes, by the name rows carry, with what each means to a reader."""
 
 NOT_MEASURED = (
     "the scorer fails on the synthetic sample for its own reasons (a missing "

@@ -15,11 +15,11 @@ from dataclasses import asdict, dataclass, field
 from empty_migrate.audit.matrix import (
     FAULTS,
     NOT_MEASURED,
-    ROUTES,
     Audit,
     NotRun,
     Row,
 )
+from empty_migrate.logs.routes import ROUTES
 from empty_migrate.runtime.policy import Outcome
 
 OUTCOMES = [str(o) for o in Outcome]

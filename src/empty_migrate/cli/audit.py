@@ -61,7 +61,7 @@ def _audit_log(args: argparse.Namespace) -> int:
 
 
 def _is_folder(log: str) -> bool:
-    from empty_migrate.audit.locations import LocationError, is_folder
+    from empty_migrate.logs.locations import LocationError, is_folder
 
     try:
         return is_folder(log)
@@ -73,13 +73,14 @@ def _audit_one_log(
     log: str, eval_name: str | None, registry: Registry, args: argparse.Namespace
 ) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
-    from empty_migrate.audit.log import audit_json, audit_log, render_text
+    from empty_migrate.logs.render import audit_json, render_text
+    from empty_migrate.logs.replay import audit_log
 
     audit = audit_log(log, eval_name, registry)
     if args.format == "json":
         text = json.dumps(audit_json(audit), indent=2, default=str) + "\n"
     elif args.format == "html":
-        from empty_migrate.audit.log_html import render_log_html
+        from empty_migrate.logs.html import render_log_html
 
         text = render_log_html([audit])
     else:
@@ -94,7 +95,8 @@ def _audit_many_logs(
     registry: Registry,
     args: argparse.Namespace,
 ) -> int:
-    from empty_migrate.audit.log import audit_logs, audits_json, render_texts
+    from empty_migrate.logs.render import audits_json, render_texts
+    from empty_migrate.logs.replay import audit_logs
 
     with progress_bar(doing="auditing logs") as progress:
         found = audit_logs(logs, eval_name, registry, progress)
@@ -103,7 +105,7 @@ def _audit_many_logs(
     if args.format == "json":
         text = json.dumps(audits_json(found), indent=2, default=str) + "\n"
     elif args.format == "html":
-        from empty_migrate.audit.log_html import render_log_html
+        from empty_migrate.logs.html import render_log_html
 
         text = render_log_html(found.audits)
     else:

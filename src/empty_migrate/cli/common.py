@@ -13,7 +13,7 @@ from empty_migrate.registry import folder_problem
 from empty_migrate.registry.target import registry_of, unknown_evals
 
 if TYPE_CHECKING:  # the entries' loader is imported when an entry is read
-    from empty_migrate.audit.outcomes import AnswerLocation
+    from empty_migrate.logs.outcomes import AnswerLocation
     from empty_migrate.pipeline.migrate import Progress
     from empty_migrate.registry.loader import Registry
 
@@ -97,7 +97,7 @@ def outcome_locations(directory: Path) -> "AnswerLocation":
         UsageError: If `directory` is not a folder holding registry entries.
     """
     # imported here: reading logs needs inspect_ai, which most commands do not
-    from empty_migrate.audit.log import answer_location
+    from empty_migrate.logs.replay import answer_location
     from empty_migrate.target.layout import enclosing_checkout
 
     return answer_location(open_registry(directory, enclosing_checkout(Path.cwd())))

@@ -107,13 +107,13 @@ def _print_outcomes(logs: list[str], fmt: str, registry_dir: Path) -> int:
     # imported here: reading logs needs inspect_ai, which the other commands do not
     import json
 
-    from empty_migrate.audit.outcomes import outcome_row, read_logs, render_sections
     from empty_migrate.cli.common import (
         note,
         outcome_locations,
         progress_bar,
         terminal_safe,
     )
+    from empty_migrate.logs.outcomes import outcome_row, read_logs, render_sections
 
     location_of = outcome_locations(registry_dir)
     with progress_bar(doing="reading logs") as progress:

@@ -44,7 +44,8 @@ from inspect_ai.event import SampleLimitEvent
 from inspect_ai.log import EvalError, EvalLog, EvalSample, EvalSampleLimit
 from inspect_scout import Result, Scanner, Transcript, scanner
 
-from empty_migrate.audit.outcomes import (
+from empty_migrate.cli.common import outcome_locations
+from empty_migrate.logs.outcomes import (
     AnswerLocation,
     LogReadError,
     SampleOutcome,
@@ -53,7 +54,6 @@ from empty_migrate.audit.outcomes import (
     outcome_row,
     read_header,
 )
-from empty_migrate.cli.common import outcome_locations
 from empty_migrate.registry import EVALS_DIR
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.runtime.router import Classification

@@ -3,7 +3,7 @@
 Only code that never leaves this package imports them: the fixture library
 (``provider_outputs``), which calls the provider adapters' own helpers so its
 outputs are shaped as the adapters shape them, the log audit
-(``audit.log``), the reading of remote logs (``audit.locations``), which
+(``logs.replay``), the reading of remote logs (``logs.locations``), which
 lists and fetches them through inspect_ai's own filesystem layer, and the
 Scout scanner (``scout.scanner``), which reads the sample of a live eval it
 is attached to. The code copied into a target (``empty_migrate.runtime``)

@@ -24,8 +24,10 @@ from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
 from pydantic import ValidationError
 
-from empty_migrate.audit.bounds import log_out_of_bounds
-from empty_migrate.audit.locations import (
+from empty_migrate.entries.output_locations import locator
+from empty_migrate.errors import EmptyMigrateError
+from empty_migrate.logs.bounds import log_out_of_bounds
+from empty_migrate.logs.locations import (
     Location,
     LocationError,
     file_name,
@@ -35,8 +37,6 @@ from empty_migrate.audit.locations import (
     logs_in_folder,
     suffix,
 )
-from empty_migrate.entries.output_locations import locator
-from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.runtime.router import (
     Outcome,
     classify_outputs,

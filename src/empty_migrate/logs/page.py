@@ -8,7 +8,7 @@ page adds only the rules of its own parts.
 from collections.abc import Iterable, Mapping
 from html import escape
 
-from empty_migrate.audit.matrix import ROUTES
+from empty_migrate.logs.routes import ROUTES
 
 
 def page(title: str, body: str, *, css: str = "", script: str = "") -> str:

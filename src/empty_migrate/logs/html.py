@@ -12,15 +12,19 @@ off. Everything read from a log is escaped, as a log's text is untrusted.
 from collections.abc import Sequence
 from html import escape
 
-from empty_migrate.audit.log import (
+from empty_migrate.logs.audited import (
     LogAudit,
     MetricChange,
     NonAnswerShare,
     Rerouted,
+    metric_changed,
+)
+from empty_migrate.logs.outcomes import SampleOutcome, shortened, table_counts
+from empty_migrate.logs.page import page, route_chips
+from empty_migrate.logs.render import (
     errors_line,
     held_text,
     match_line,
-    metric_changed,
     migrated_text,
     no_results,
     non_answer_samples,
@@ -28,8 +32,6 @@ from empty_migrate.audit.log import (
     sample_unit,
     score_text,
 )
-from empty_migrate.audit.outcomes import SampleOutcome, shortened, table_counts
-from empty_migrate.audit.page import page, route_chips
 from empty_migrate.runtime.policy import Route
 
 TITLE = "Non-answers in eval logs: reported → migrated"

@@ -95,7 +95,7 @@ def test_the_pin_is_still_found_after_entries_of_another_shape(tmp_path):
 @pytest.mark.parametrize("config", ["repos:\n", "repos: 5\n"], ids=["null", "int"])
 def test_a_migration_runs_whatever_the_config_holds(tree, capsys, config):
     tree.write({".pre-commit-config.yaml": config})
-    assert run(tree, "--eval", "alpha", "--dry-run") == 0
+    assert run(tree, "--eval", "alpha", "--dry-run", "--verbose") == 0
     assert "alpha: rewritten" in said(capsys)
 
 
@@ -118,7 +118,7 @@ def test_a_text_just_within_the_depth_parses():
 @pytest.mark.slow
 def test_a_deep_file_skips_its_eval_and_the_others_are_migrated(tree, capsys):
     tree.write({DEEP_FILE: "# a scorer's data\n" + DEEP})
-    assert run(tree, "--all", "--dry-run") == 0
+    assert run(tree, "--all", "--dry-run", "--verbose") == 0
     out = said(capsys)
     assert (
         "alpha: skipped: alpha/deep.py does not parse (nested deeper than "

@@ -54,19 +54,12 @@ def _audit_log(args: argparse.Namespace) -> int:
     root = _tree(args.repo) if args.repo else enclosing_checkout(Path.cwd())
     registry = open_registry(args.registry, root)
     eval_name = next(iter(args.audit_evals), None)
+    from empty_migrate.logs.locations import is_folder
+
     # one log file keeps its own report; several, or a folder, get a total
-    if len(args.log) > 1 or _is_folder(args.log[0]):
+    if len(args.log) > 1 or is_folder(args.log[0]):
         return _audit_many_logs(args.log, eval_name, registry, args)
     return _audit_one_log(args.log[0], eval_name, registry, args)
-
-
-def _is_folder(log: str) -> bool:
-    from empty_migrate.logs.locations import LocationError, is_folder
-
-    try:
-        return is_folder(log)
-    except LocationError as error:
-        raise UsageError(str(error)) from None
 
 
 def _audit_one_log(

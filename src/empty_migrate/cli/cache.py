@@ -3,15 +3,9 @@
 import argparse
 import json
 
-from empty_migrate.cli.common import note
 from empty_migrate.cli.exit_codes import ExitCode
 from empty_migrate.target.cache import cache_path
-from empty_migrate.target.cache_use import (
-    CacheClearError,
-    by_kind,
-    cache_parts,
-    clear_cache,
-)
+from empty_migrate.target.cache_use import by_kind, cache_parts, clear_cache
 
 
 def run_cache_command(args: argparse.Namespace) -> int:
@@ -39,11 +33,7 @@ def run_cache_command(args: argparse.Namespace) -> int:
 
 def _clear() -> int:
     folder = cache_path()
-    try:
-        removed, left = clear_cache(folder)
-    except CacheClearError as error:
-        note(str(error))
-        return ExitCode.USAGE
+    removed, left = clear_cache(folder)
     freed = sum(part.size for part in removed)
     print(f"{folder}: removed {len(removed)} part(s), {_size(freed)}")
     if left:

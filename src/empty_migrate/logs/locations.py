@@ -15,6 +15,8 @@ from pathlib import Path, PurePosixPath
 from tempfile import TemporaryDirectory
 from typing import Any
 
+from empty_migrate.errors import EmptyMigrateError
+
 LOG_SUFFIXES = (".eval", ".json")
 """The file names a folder's logs end with."""
 
@@ -22,7 +24,7 @@ Location = str | Path
 """A log or a folder of logs: a local path, or a URL such as ``s3://bucket/logs``."""
 
 
-class LocationError(Exception):
+class LocationError(EmptyMigrateError):
     """A location cannot be reached: no credentials, refused ones, or no filesystem."""
 
 

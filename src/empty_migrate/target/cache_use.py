@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from empty_migrate.errors import EmptyMigrateError
 from empty_migrate.target.cache import (
     LOCKS,
     RELEASE,
@@ -47,7 +48,7 @@ _SCRATCH = re.compile(r"\.(fetch|ruff)-.+")
 """A fetch's or an install's scratch folder (`fetch_release`, ruff's install)."""
 
 
-class CacheClearError(Exception):
+class CacheClearError(EmptyMigrateError):
     """The cache cannot be cleared (a run holds a lock, a file resists); one line."""
 
 

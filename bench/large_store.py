@@ -1,7 +1,7 @@
 """`outcomes` over a store of 10,000 sample epochs, beside read_eval_log and Scout.
 
 Builds (once, kept in the user cache) a store of real Inspect logs with the
-installed inspect_ai: tests/audit/logs/build_logs.py at scale, run `--rounds`
+installed inspect_ai: tests/logs/build_logs.py at scale, run `--rounds`
 times (`--scale` repeats of every stand-in run, in both formats: about 2,550
 sample epochs a round). Then measures, as fresh processes:
 

@@ -10,7 +10,7 @@ Usage:
     python bench/outcomes_folder.py [--runs 5] [--copies 4] [DIR]
 
 DIR defaults to a temporary folder of `--copies` copies of the committed logs
-of every release (tests/audit/logs/data: both formats, 324 sample epochs a
+of every release (tests/logs/data: both formats, 324 sample epochs a
 copy); the benchmark refuses a folder of fewer than 1,000 samples.
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 
 from _measure import READ_EVAL_LOG, run
 
-DATA = Path(__file__).parents[1] / "tests" / "audit" / "logs" / "data"
+DATA = Path(__file__).parents[1] / "tests" / "logs" / "data"
 SUFFIXES = (".eval", ".json")
 
 

@@ -2,7 +2,7 @@
 
 The docs hold each figure between markers, ``<!--f:NAME-->`` and ``<!--/f-->``
 (inline in a sentence, or around a fenced block). This script computes every
-figure, from the package itself, the committed logs (tests/audit/logs/data) and
+figure, from the package itself, the committed logs (tests/logs/data) and
 the pinned inspect_evals 0.26.0, and writes it between its markers; tests
 fail while a document holds anything else (tests/docs, tests/corpus).
 
@@ -36,8 +36,8 @@ DOCUMENTS = ["README.md", "MIGRATION.md", "bench/README.md", "docs/*.md", "docs/
 MARK = re.compile(r"<!--f:(?P<name>[a-z0-9-]+)-->(?P<body>.*?)<!--/f-->", re.DOTALL)
 TODAY = "2026-11-29"
 """The date the corpus runs write into changelogs, so that their output is stable."""
-COMMITTED_LOG = "tests/audit/logs/data/0.3.79/gpqa_diamond.eval"
-AUDITED_LOG = "tests/audit/logs/data/0.3.285/xstest.eval"
+COMMITTED_LOG = "tests/logs/data/0.3.79/gpqa_diamond.eval"
+AUDITED_LOG = "tests/logs/data/0.3.285/xstest.eval"
 
 
 @dataclass(frozen=True)

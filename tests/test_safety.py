@@ -27,7 +27,7 @@ run. Beside the code each concerns:
 - round 2: a release never built, a relative cache setting
   (``tests/target/test_release_download.py``); paths the target names, a
   ``.git`` file, a linked PR template, entries outside (``test_safety_paths.py``);
-  hostile logs (``tests/audit/test_safety_logs.py``); a malformed pre-commit
+  hostile logs (``tests/logs/test_safety_logs.py``); a malformed pre-commit
   config, files nested too deep, PR templates without H1/H2, lint on a file
   that does not parse (``test_safety_inputs.py``); saved audits and
   ``--output`` (``tests/cli/test_audit_inputs.py``); every command on bad

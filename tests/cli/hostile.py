@@ -17,8 +17,8 @@ from empty_migrate.audit.matrix import Audit, NotRun, Row
 from tests.delivery.campaigns import build_campaign_repo
 from tests.demo import DemoTree
 
-LOGS = Path(__file__).parents[1] / "audit" / "logs" / "data" / "0.3.285"
-"""Real logs written by inspect_ai 0.3.285 (see tests/audit/logs)."""
+LOGS = Path(__file__).parents[1] / "logs" / "data" / "0.3.285"
+"""Real logs written by inspect_ai 0.3.285 (see tests/logs)."""
 GARBAGE = bytes(range(256)) * 16
 """Binary garbage: every byte value, not UTF-8, not JSON, not a zip file."""
 

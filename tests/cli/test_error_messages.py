@@ -18,7 +18,7 @@ from tests.demo import fake_cached_release
 
 USAGE = ExitCode.USAGE
 README = Path(__file__).parents[2] / "README.md"
-LOG = Path(__file__).parents[1] / "audit" / "logs" / "data" / "0.3.285" / "xstest.eval"
+LOG = Path(__file__).parents[1] / "logs" / "data" / "0.3.285" / "xstest.eval"
 PASS_A_LOG = "pass a .eval or .json log written by inspect eval"
 
 ROWS = [

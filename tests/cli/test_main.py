@@ -265,7 +265,7 @@ def test_any_other_runtime_error_is_not_taken_for_ctrl_c(monkeypatch):
         run()
 
 
-LOGS = Path(__file__).parents[1] / "audit" / "logs" / "data" / "0.3.285"
+LOGS = Path(__file__).parents[1] / "logs" / "data" / "0.3.285"
 
 
 @pytest.fixture
@@ -358,7 +358,7 @@ def test_outcomes_of_a_folder_without_logs_is_one_line(tmp_path, capsys):
 def test_the_readme_shows_what_outcomes_prints(capsys):
     """The README's example of the non-answer measure is today's real output."""
     repo = Path(__file__).parents[2]
-    log = "tests/audit/logs/data/0.3.79/gpqa_diamond.eval"
+    log = "tests/logs/data/0.3.79/gpqa_diamond.eval"
     assert main(["outcomes", str(repo / log)]) == 0
     out = capsys.readouterr().out
     readme = (repo / "README.md").read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ import pytest
 from empty_migrate.logs.outcomes import read_log, sample_outcomes
 from empty_migrate.logs.replay import audit_log
 
-SCRIPT = Path(__file__).parents[1] / "audit" / "logs" / "build_logs.py"
+SCRIPT = Path(__file__).parents[1] / "logs" / "build_logs.py"
 RELEASE = "0.3.79"
 EVALS = {"gpqa_diamond": "gpqa", "mmlu_0_shot": "mmlu", "xstest": "xstest"}
 

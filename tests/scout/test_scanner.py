@@ -2,7 +2,7 @@
 
 Scout runs for real: its ``scout`` command, from this Python's venv, finds the
 scanner through the package's ``inspect_ai`` entry point, as a user's does,
-over the committed logs (``tests/audit/logs/data``: every inspect-ai release's
+over the committed logs (``tests/logs/data``: every inspect-ai release's
 logs, both formats). Its results are read back as Scout's data frame and each
 row's metadata compared with the row ``empty-migrate outcomes --format json``
 gives for the same sample of the same logs.
@@ -26,7 +26,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-DATA = Path(__file__).parents[1] / "audit" / "logs" / "data"
+DATA = Path(__file__).parents[1] / "logs" / "data"
 SCANNER = "empty_migrate/empty_outcome"
 INSTALL = 'pip install -e ".[test,scout]" (as .ci/run does)'
 

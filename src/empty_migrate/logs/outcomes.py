@@ -466,7 +466,7 @@ def _json_samples(location: str, read_sample: SampleReader) -> Iterator[EvalSamp
 def _sample(data: Any) -> EvalSample:
     # without inspect_ai's private deserializing context, which leaves unset
     # the ids a log lacks and shares repeated messages: nothing outcomes reads
-    # (tests/audit/test_outcomes.py compares with a whole read on every release)
+    # (tests/logs/test_outcomes.py compares with a whole read on every release)
     return EvalSample.model_validate(data)
 
 
@@ -501,7 +501,7 @@ def classified_part(data: Any) -> EvalSample:
 
     The sample keeps `CLASSIFIED_FIELDS`; its events only the `ROUTER_EVENTS`,
     each model call without its prompt, tools and raw call. Classified, it
-    gives the row of the whole sample (tests/audit/test_classified_part.py
+    gives the row of the whole sample (tests/logs/test_classified_part.py
     compares them at every kind of output location, on every release).
     """
     if not isinstance(data, dict):

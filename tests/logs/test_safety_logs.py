@@ -25,11 +25,11 @@ from empty_migrate.logs.bounds import (
     MEMBER_BYTES_LIMIT,
     json_out_of_bounds,
 )
-from tests.audit.headers import provenance, with_eval
+from tests.logs.headers import provenance, with_eval
 
 pytestmark = pytest.mark.inspect_versions
 
-DATA = Path(__file__).parent / "logs" / "data"
+DATA = Path(__file__).parent / "data"
 XSTEST = DATA / "0.3.285" / "xstest.json"
 XSTEST_EVAL = DATA / "0.3.285" / "xstest.eval"
 COMMANDS = {

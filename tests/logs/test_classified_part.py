@@ -20,7 +20,7 @@ from empty_migrate.logs.outcomes import (
     read_log,
 )
 
-DATA = Path(__file__).parent / "logs" / "data"
+DATA = Path(__file__).parent / "data"
 LOGS = sorted(p for p in DATA.glob("*/*") if p.suffix in {".eval", ".json"})
 # every kind of registry location: the slot and transcript, the messages,
 # the store (the sub-step runs keep their answers there) and the metadata

@@ -28,11 +28,11 @@ from empty_migrate.registry.loader import Registry
 from empty_migrate.registry.tasks import task_name
 from empty_migrate.runtime.policy import Outcome
 from empty_migrate.runtime.router import classify_output
-from tests.audit.headers import INSPECT_EVALS_PROVENANCES, provenance, with_eval
+from tests.logs.headers import INSPECT_EVALS_PROVENANCES, provenance, with_eval
 
 pytestmark = pytest.mark.inspect_versions
 
-DATA = Path(__file__).parent / "logs" / "data"
+DATA = Path(__file__).parent / "data"
 RELEASES = ["0.3.79", "0.3.120", "0.3.159", "0.3.200", "0.3.285"]
 LOGS = sorted(DATA.glob("*/*.*"))
 EVALS = {

@@ -23,7 +23,7 @@ from tests.audit.browser import dump_dom, needs_chromium
 
 pytestmark = pytest.mark.inspect_versions
 
-DATA = Path(__file__).parent / "logs" / "data"
+DATA = Path(__file__).parent / "data"
 LOGS = [
     "0.3.79/gpqa_diamond.json",
     "0.3.79/xstest_cancelled.eval",

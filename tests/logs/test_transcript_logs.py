@@ -19,7 +19,7 @@ from empty_migrate.logs.outcomes import read_log
 
 pytestmark = pytest.mark.inspect_versions
 
-DATA = Path(__file__).parent / "logs" / "data"
+DATA = Path(__file__).parent / "data"
 RELEASES = ["0.3.79", "0.3.120", "0.3.159", "0.3.200", "0.3.285"]
 LOGS = [(release, fmt) for release in RELEASES for fmt in ("eval", "json")]
 MAX_TOKENS = 2000

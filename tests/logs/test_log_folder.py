@@ -1,6 +1,6 @@
 """`empty-migrate audit --log LOG…`: several logs and folders of real logs.
 
-A folder of committed logs (tests/audit/logs/data: written by several
+A folder of committed logs (tests/logs/data: written by several
 inspect-ai releases), each copy recording a run of inspect_evals in one of
 the ways a log may say so, with a subfolder, a log cut short, a JSON document
 that is no log, a log of a task no eval lists and a log that records no
@@ -24,12 +24,12 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from empty_migrate.cli.main import main
 from empty_migrate.logs.audited import MetricChange, metric_changed
 from empty_migrate.logs.outcomes import LogReadError, read_each
-from tests.audit.headers import provenance, with_eval
-from tests.audit.test_log import LOG_AUDIT_KEYS
+from tests.logs.headers import provenance, with_eval
+from tests.logs.test_audit_log import LOG_AUDIT_KEYS
 
 pytestmark = pytest.mark.inspect_versions
 
-DATA = Path(__file__).parent / "logs" / "data"
+DATA = Path(__file__).parent / "data"
 # (path in the folder, committed log, what records a run of inspect_evals):
 # two runs of gpqa from releases that record the default reducer differently,
 # mmlu's several reducers, and xstest

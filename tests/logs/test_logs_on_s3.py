@@ -22,7 +22,7 @@ from tests.s3server import s3_server, upload
 
 pytestmark = pytest.mark.slow
 
-RELEASE = Path(__file__).parent / "logs" / "data" / "0.3.285"
+RELEASE = Path(__file__).parent / "data" / "0.3.285"
 BUCKET = "s3://logs/"
 
 

@@ -2,17 +2,17 @@
 
 Run from the repository root (needs the network to reach the package index):
 
-    python tests/audit/logs/build_logs.py                 # every release below
-    python tests/audit/logs/build_logs.py 0.3.79 0.3.159  # only these
-    python tests/audit/logs/build_logs.py --out DIR 0.3.120
-    python tests/audit/logs/build_logs.py --inside DIR --scale 50  # installed release
+    python tests/logs/build_logs.py                 # every release below
+    python tests/logs/build_logs.py 0.3.79 0.3.159  # only these
+    python tests/logs/build_logs.py --out DIR 0.3.120
+    python tests/logs/build_logs.py --inside DIR --scale 50  # installed release
 
 For each release it makes a temporary venv (``python -m venv`` + pip), installs
 ``inspect-ai==<release>`` alone, and runs this same file inside it with
 ``--inside DIR``: stand-in tasks registered under real inspect_evals task names
 (``gpqa_diamond``, ``mmlu_0_shot``, ``xstest``) run with a scripted
 ``mockllm/model`` whose every output is a ``ModelOutput`` of this file. The
-logs land in ``DIR/<release>/`` (by default ``tests/audit/logs/data``), named
+logs land in ``DIR/<release>/`` (by default ``tests/logs/data``), named
 ``<run>.eval`` and ``<run>.json``, 5-32 KB each as .eval, up to 160 KB as .json:
 
 - ``gpqa_diamond``: ``choice()`` over two epochs with the default reducer (so

@@ -166,6 +166,18 @@ def registry_files(_: Context) -> str:
     return str(len(list(evals.glob("*.yaml"))))
 
 
+def offline_errors(_: Context) -> str:
+    """How many evals' emitted tests expect the scorer's own error offline."""
+    from empty_migrate.registry.loader import load_registry
+
+    def names_one(entry: Any) -> bool:
+        parts = [entry, *(entry.tasks or {}).values(), *(entry.scorers or [])]
+        return any(getattr(part, "probe_offline", None) for part in parts)
+
+    evals = load_registry().evals.values()
+    return f"{sum(map(names_one, evals))} evals"
+
+
 def raise_advice(_: Context) -> str:
     """What a raise means for a run: the paragraph every PR text carries."""
     from empty_migrate.delivery.pull_request import RAISES_IN_A_RUN
@@ -414,6 +426,7 @@ FIGURES = {
         Figure("raise-advice", "cheap", raise_advice),
         Figure("provider-outputs", "cheap", provider_outputs),
         Figure("registry-files", "cheap", registry_files),
+        Figure("offline-errors", "cheap", offline_errors),
         Figure("audit-log-committed", "slow", audit_of_committed_log),
         Figure("outcomes-on-s3", "slow", outcomes_on_s3),
         Figure("scout-scan-committed-log", "slow", scout_scan_of_committed_log),

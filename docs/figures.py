@@ -168,14 +168,19 @@ def registry_files(_: Context) -> str:
 
 def offline_errors(_: Context) -> str:
     """How many evals' emitted tests expect the scorer's own error offline."""
+    from empty_migrate.entries.schema import EvalEntry, resolve
     from empty_migrate.registry.loader import load_registry
 
-    def names_one(entry: Any) -> bool:
-        parts = [entry, *(entry.tasks or {}).values(), *(entry.scorers or [])]
-        return any(getattr(part, "probe_offline", None) for part in parts)
+    # each scorer's settings on each of its tasks, resolved as the emitter does
+    def expects_one(entry: EvalEntry) -> bool:
+        return any(
+            resolve(entry, task, scorer).probe_offline
+            for scorer in entry.scorers
+            for task in entry.tasks_of(scorer)
+        )
 
     evals = load_registry().evals.values()
-    return f"{sum(map(names_one, evals))} evals"
+    return f"{sum(map(expects_one, evals))} evals"
 
 
 def raise_advice(_: Context) -> str:

@@ -16,6 +16,7 @@ from empty_migrate.cli.common import (
     terminal_safe,
 )
 from empty_migrate.cli.exit_codes import ExitCode
+from empty_migrate.logs.locations import is_folder
 from empty_migrate.registry.loader import Registry
 from empty_migrate.target.corpus import resolve_target
 from empty_migrate.target.files import error_text, unwritable, write_files
@@ -54,8 +55,6 @@ def _audit_log(args: argparse.Namespace) -> int:
     root = _tree(args.repo) if args.repo else enclosing_checkout(Path.cwd())
     registry = open_registry(args.registry, root)
     eval_name = next(iter(args.audit_evals), None)
-    from empty_migrate.logs.locations import is_folder
-
     # one log file keeps its own report; several, or a folder, get a total
     if len(args.log) > 1 or is_folder(args.log[0]):
         return _audit_many_logs(args.log, eval_name, registry, args)
